@@ -1,0 +1,63 @@
+//! Raw command-line flags (clap). Commands validate them into their own configurations.
+
+use clap::{Args, Parser, Subcommand};
+
+/// Research toolkit for the card game of War (French "bataille") and its cousins.
+#[derive(Debug, Parser)]
+#[command(name = "bataille", version, about, max_term_width = 100)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Play one deal (or any position) and report its outcome and lengths.
+    Play(PlayArgs),
+    /// Check every claim of the article (and the public record tables) against the engine.
+    Verify(VerifyArgs),
+}
+
+/// Flags of `bataille play`.
+#[derive(Debug, Args)]
+pub(crate) struct PlayArgs {
+    /// The two hands, top card first: `[5, 3] / [2, 4, 1]` or `5,3/2,4,1`.
+    pub(crate) deal: String,
+    /// Stacking method of the first player (and of the second unless --method2 is given):
+    /// natural, optimized, random, ascending, first-player-first.
+    #[arg(long, short, default_value = "natural")]
+    pub(crate) method: String,
+    /// Stacking method of the second player.
+    #[arg(long)]
+    pub(crate) method2: Option<String>,
+    /// Seed of the random method.
+    #[arg(long, default_value_t = 0)]
+    pub(crate) seed: u64,
+    /// Print every position, as the article does.
+    #[arg(long)]
+    pub(crate) trace: bool,
+    /// Number of colours C (inferred from the deal when omitted).
+    #[arg(long, short = 'c')]
+    pub(crate) colours: Option<usize>,
+    /// Number of values V (inferred from the deal when omitted).
+    #[arg(long, short = 'v')]
+    pub(crate) values: Option<usize>,
+    /// Accept cards that do not form a whole deck (any cards from 1 to V).
+    #[arg(long)]
+    pub(crate) partial: bool,
+    /// Stop after this many tricks (default: none for deterministic methods, 10,000,000 with a
+    /// random method).
+    #[arg(long)]
+    pub(crate) max_tricks: Option<u64>,
+}
+
+/// Flags of `bataille verify`.
+#[derive(Debug, Args)]
+pub(crate) struct VerifyArgs {
+    /// Show only the entries whose name contains this text.
+    #[arg(long)]
+    pub(crate) filter: Option<String>,
+    /// Print the evidence of every entry, not only of misprints and failures.
+    #[arg(long)]
+    pub(crate) details: bool,
+}

@@ -1,0 +1,41 @@
+//! The `bataille` command line.
+//!
+//! Flags are parsed in two stages: [`flags`] holds the raw clap structures, and each command
+//! module turns them into a validated configuration before calling the library crates, which
+//! never see clap. Exit codes: 0 success, 1 a finding the user asked about (a `verify`
+//! mismatch), 2 a usage or input error.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+mod flags;
+mod play;
+mod verify;
+
+/// Exit code for a finding the user asked to be told about (e.g. a `verify` mismatch).
+const EXIT_FINDING: u8 = 1;
+/// Exit code for a usage or input error.
+const EXIT_USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = match flags::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help and version to stdout with exit 0, errors to stderr with 2.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        flags::Command::Play(args) => play::run(args),
+        flags::Command::Verify(args) => verify::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("bataille: error: {e:#}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

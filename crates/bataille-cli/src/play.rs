@@ -1,0 +1,187 @@
+//! `bataille play`: one game, its outcome and measures, optionally every position.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use bataille_engine::{
+    DeckSpec, Game, GameResult, Limits, Method, Methods, NoRandom, Outcome, Position, TrickResult,
+    aligned, play,
+};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::flags::PlayArgs;
+
+/// What `play` was asked to do, validated.
+struct PlayConfig {
+    deal: Position,
+    deck: Deck,
+    methods: Methods,
+    seed: u64,
+    trace: bool,
+    limits: Limits,
+}
+
+/// The deck a deal was checked against.
+enum Deck {
+    Whole(DeckSpec),
+    Partial { values: usize },
+}
+
+pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
+    let config = PlayConfig::new(args)?;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
+    let result = play(&config.deal, config.methods, &mut rng, config.limits);
+    if config.trace {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
+        print_trace(&config, &result, &mut rng);
+    }
+    print_summary(&config, &result);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Parses a method name, with the list of names in the error.
+pub(crate) fn parse_method(name: &str) -> Result<Method> {
+    Method::from_name(name).with_context(|| {
+        let names: Vec<_> = Method::ALL.iter().map(|m| m.name()).collect();
+        format!("unknown stacking method {name:?}: expected one of {}", names.join(", "))
+    })
+}
+
+/// Parses a deal and checks it against the deck: inferred, or given by `colours`/`values`, or
+/// any cards up to V when `partial`.
+pub(crate) fn parse_deal(
+    text: &str,
+    colours: Option<usize>,
+    values: Option<usize>,
+    partial: bool,
+) -> Result<(Position, Option<DeckSpec>)> {
+    let deal = Position::parse(text).with_context(|| format!("cannot read the deal {text:?}"))?;
+    if partial {
+        let max = deal.first().iter().chain(deal.second()).copied().max().unwrap_or(0);
+        let v = values.unwrap_or(usize::from(max));
+        deal.check_partial(v)?;
+        return Ok((deal, None));
+    }
+    let spec = match (colours, values) {
+        (Some(c), Some(v)) => {
+            let spec = DeckSpec::new(c, v)?;
+            deal.check_deck(spec)?;
+            spec
+        }
+        _ => {
+            let spec = deal
+                .infer_deck()
+                .context("the deal is not a whole deck (use --partial to play any cards)")?;
+            if colours.is_some_and(|c| c != spec.colours())
+                || values.is_some_and(|v| v != spec.values())
+            {
+                bail!(
+                    "the deal is a {spec} deck, not the one given by --colours/--values \
+                     (C={} V={})",
+                    colours.map_or("?".to_string(), |c| c.to_string()),
+                    values.map_or("?".to_string(), |v| v.to_string())
+                );
+            }
+            spec
+        }
+    };
+    Ok((deal, Some(spec)))
+}
+
+impl PlayConfig {
+    fn new(args: PlayArgs) -> Result<PlayConfig> {
+        let first = parse_method(&args.method)?;
+        let second = match &args.method2 {
+            Some(name) => parse_method(name)?,
+            None => first,
+        };
+        let methods = Methods::new(first, second);
+        let (deal, spec) = parse_deal(&args.deal, args.colours, args.values, args.partial)?;
+        let deck = match spec {
+            Some(spec) => Deck::Whole(spec),
+            None => Deck::Partial {
+                values: args.values.unwrap_or_else(|| {
+                    usize::from(
+                        deal.first().iter().chain(deal.second()).copied().max().unwrap_or(0),
+                    )
+                }),
+            },
+        };
+        let mut limits = Limits::default_for(methods);
+        if let Some(max) = args.max_tricks {
+            limits.max_tricks = max;
+        }
+        Ok(PlayConfig { deal, deck, methods, seed: args.seed, trace: args.trace, limits })
+    }
+}
+
+fn print_trace(config: &PlayConfig, result: &GameResult, rng: &mut Xoshiro256PlusPlus) {
+    let mut g = Game::new(&config.deal);
+    let mut line = config.deal.to_string();
+    for _ in 0..result.tricks {
+        if g.ending().is_some() {
+            break;
+        }
+        let t = if config.methods.is_deterministic() {
+            g.trick(config.methods, &mut NoRandom)
+        } else {
+            g.trick(config.methods, rng)
+        };
+        println!("{line} →");
+        line = g.to_position().to_string();
+        if let TrickResult::Ended(_) = t.result {
+            break;
+        }
+    }
+    println!("{line}");
+}
+
+fn print_summary(config: &PlayConfig, result: &GameResult) {
+    let deal = &config.deal;
+    let split = format!("{} / {} cards", deal.first().len(), deal.second().len());
+    let shape = if deal.is_deal() { "a deal" } else { "a position (not the deal split)" };
+    let deck = match config.deck {
+        Deck::Whole(spec) => format!("{spec}, {} cards", spec.cards()),
+        Deck::Partial { values } => format!("partial deck, values up to {values}"),
+    };
+    println!("deal:      {deal}");
+    println!("shape:     {shape}, {split}; {deck}");
+    println!("methods:   {} (first) / {} (second)", config.methods.first, config.methods.second);
+    if !config.methods.is_deterministic() {
+        println!("seed:      {}", config.seed);
+    }
+    match result.outcome {
+        Outcome::FirstWins => println!("outcome:   the first player wins"),
+        Outcome::SecondWins => println!("outcome:   the second player wins"),
+        Outcome::Draw => println!("outcome:   draw (both run out together)"),
+        Outcome::Capped => println!("outcome:   stopped at the cap of {} tricks", result.tricks),
+        Outcome::Cycle(c) => {
+            println!("outcome:   infinite game (loop)");
+            println!("tail:      {} tricks, {} cards per player", c.tail_tricks, c.tail_cards);
+            println!("period:    {} tricks, {} cards per player", c.period_tricks, c.period_cards);
+            println!("cycle id:  {}", c.id);
+        }
+    }
+    let until = if matches!(result.outcome, Outcome::Cycle(_)) {
+        " until the first repeated position"
+    } else {
+        ""
+    };
+    println!("tricks:    {}{until}", result.tricks);
+    println!("cards:     {} per player{until}", result.cards);
+    if let Outcome::Cycle(_) = result.outcome {
+        if deal.first().len() == deal.second().len() {
+            match aligned::check(deal, config.methods) {
+                Ok(a) => println!(
+                    "aligned:   yes, rounds of {} cards; loop of {} rounds after {} ({} tricks)",
+                    a.half,
+                    a.period_rounds,
+                    a.tail_rounds,
+                    a.period_tricks()
+                ),
+                Err(why) => println!("aligned:   no: {why}"),
+            }
+        }
+    }
+}

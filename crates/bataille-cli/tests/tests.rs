@@ -1,0 +1,3 @@
+//! Integration tests of the `bataille` binary.
+
+mod cli;

@@ -1,0 +1,51 @@
+//! The catalogue of checkable claims about bataille, each recomputed with the engine.
+//!
+//! Every [`Entry`] carries the claim, where it was published, the published value, the value
+//! the engine computes and a [`Status`]. Where a source is wrong (a misprint) the entry says so
+//! with the evidence; the engine is never bent to match.
+
+mod catalogue;
+
+pub use catalogue::catalogue;
+
+/// How a published value compares with the computed one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// They agree.
+    Ok,
+    /// They differ, and the published value is a known misprint: the evidence says why and
+    /// the computed value is the correct one.
+    Misprint,
+    /// They differ and no explanation is known: a failure.
+    Fail,
+}
+
+impl Status {
+    /// `ok`, `article misprint` or `FAIL`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Misprint => "article misprint",
+            Status::Fail => "FAIL",
+        }
+    }
+}
+
+/// One checked claim.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// A short stable name, e.g. `c1-v5-cycle`.
+    pub name: &'static str,
+    /// Where the claim was published, e.g. `article, box 4`.
+    pub source: &'static str,
+    /// The claim, in words.
+    pub claim: String,
+    /// The value as published.
+    pub published: String,
+    /// The value the engine computes.
+    pub computed: String,
+    /// The comparison.
+    pub status: Status,
+    /// Why a misprint is one, or what was compared.
+    pub evidence: String,
+}
