@@ -1,0 +1,215 @@
+//! Bataille as a [`DealGame`]: deals of a C·V deck split ⌊N/2⌋ / ⌈N/2⌉, played by the engine.
+//!
+//! Deterministic method pairs run [`bataille_engine::play_deterministic`] on a per-worker
+//! [`Scratch`] (no allocation per deal); pairs with a random method run
+//! [`bataille_engine::play_random`] with the work unit's random stream.
+//!
+//! **Swap reduction.** When N is even and both players use the same symmetric method
+//! ([`Methods::is_swap_symmetric`]), the deal (A, B) and its mirror (B, A) give the same game
+//! with the players' roles exchanged, so an exhaustive search plays one deal per unordered pair
+//! {A, B}: the arrangement (A, B) is kept iff A ≤ B lexicographically (A = B once). The first
+//! player of a played deal is then the one holding the lexicographically smaller hand, which is
+//! what "wins of the first player" counts in that mode.
+//!
+//! **Aligned loops.** A loop is reported *aligned* when one of its positions with two equal
+//! hands passes [`bataille_engine::aligned::check`]. This is a property of the loop, not of the
+//! deal that led to it: a deal with a tail may reach an aligned loop without being aligned
+//! itself, and the aligned position (the smallest in [`Position::canonical_cmp`] order) is the
+//! one that can be duplicated into longer aligned loops (article box 4).
+
+use bataille_engine::{
+    DeckSpec, Game, Limits, Methods, Outcome, Position, Scratch, aligned,
+    loop_positions, play_deterministic, play_random,
+};
+use rand::seq::SliceRandom;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::arrangement::{Arrangements, next_arrangement};
+use crate::game::{Alignment, CycleInfo, DealGame, DealOutcome, DealRecord};
+
+/// Bataille deals of one deck under one pair of stacking methods.
+#[derive(Debug, Clone)]
+pub struct Bataille {
+    spec: DeckSpec,
+    methods: Methods,
+    limits: Limits,
+    deck: Vec<u8>,
+    arrangements: Arrangements,
+    half: usize,
+    reduce: bool,
+}
+
+/// The per-thread state of a bataille search.
+#[derive(Debug, Clone)]
+pub struct BatailleWorker {
+    deal: Vec<u8>,
+    game: Game,
+    scratch: Scratch,
+}
+
+impl Bataille {
+    /// Deals of `spec` played with `methods`, each game stopped at `limits`.
+    pub fn new(spec: DeckSpec, methods: Methods, limits: Limits) -> Bataille {
+        let deck = spec.sorted_deck();
+        let arrangements = Arrangements::new(&deck);
+        let n = deck.len();
+        Bataille {
+            spec,
+            methods,
+            limits,
+            arrangements,
+            half: n / 2,
+            reduce: n % 2 == 0 && methods.is_swap_symmetric(),
+            deck,
+        }
+    }
+
+    /// The deck.
+    pub fn spec(&self) -> DeckSpec {
+        self.spec
+    }
+
+    /// The stacking methods.
+    pub fn methods(&self) -> Methods {
+        self.methods
+    }
+
+    fn position(&self, deal: &[u8]) -> Position {
+        Position::new(deal[..self.half].to_vec(), deal[self.half..].to_vec())
+            .expect("a deal of a valid deck is a valid position")
+    }
+}
+
+impl DealGame for Bataille {
+    type Worker = BatailleWorker;
+
+    fn worker(&self) -> BatailleWorker {
+        BatailleWorker { deal: self.deck.clone(), game: Game::default(), scratch: Scratch::default() }
+    }
+
+    fn identity(&self) -> String {
+        let cap = if self.limits.max_tricks == u64::MAX {
+            String::new()
+        } else {
+            format!(" cap={}", self.limits.max_tricks)
+        };
+        format!("bataille C={} V={} {}{cap}", self.spec.colours(), self.spec.values(), self.methods)
+    }
+
+    fn deck(&self) -> &[u8] {
+        &self.deck
+    }
+
+    fn reduces_by_swap(&self) -> bool {
+        self.reduce
+    }
+
+    fn is_random(&self) -> bool {
+        !self.methods.is_deterministic()
+    }
+
+    fn seek(&self, w: &mut BatailleWorker, rank: u128) {
+        self.arrangements.unrank(rank, &mut w.deal);
+    }
+
+    #[inline]
+    fn step(&self, w: &mut BatailleWorker) -> bool {
+        next_arrangement(&mut w.deal)
+    }
+
+    #[inline]
+    fn is_canonical(&self, w: &BatailleWorker) -> bool {
+        !self.reduce || w.deal[..self.half] <= w.deal[self.half..]
+    }
+
+    #[inline]
+    fn sample(&self, w: &mut BatailleWorker, rng: &mut Xoshiro256PlusPlus) {
+        // From the sorted deck, so that the deal depends on the random stream alone and not on
+        // what the worker played before.
+        w.deal.copy_from_slice(&self.deck);
+        w.deal.shuffle(rng);
+    }
+
+    #[inline]
+    fn play(&self, w: &mut BatailleWorker, rng: &mut Xoshiro256PlusPlus) -> DealRecord {
+        let BatailleWorker { deal, game, scratch } = w;
+        game.set(&deal[..self.half], &deal[self.half..]);
+        let r = if self.methods.is_deterministic() {
+            play_deterministic(game, self.methods, self.limits, scratch)
+        } else {
+            play_random(game, self.methods, rng, self.limits)
+        };
+        let outcome = match r.outcome {
+            Outcome::FirstWins => DealOutcome::FirstWins,
+            Outcome::SecondWins => DealOutcome::SecondWins,
+            Outcome::Draw => DealOutcome::Draw,
+            Outcome::Capped => DealOutcome::Capped,
+            Outcome::Cycle(c) => DealOutcome::Cycle(CycleInfo {
+                id: c.id.0,
+                tail_tricks: c.tail_tricks,
+                tail_cards: c.tail_cards,
+                period_tricks: c.period_tricks,
+                period_cards: c.period_cards,
+            }),
+        };
+        DealRecord { outcome, tricks: r.tricks, cards: r.cards }
+    }
+
+    #[inline]
+    fn deal<'w>(&self, w: &'w BatailleWorker) -> &'w [u8] {
+        &w.deal
+    }
+
+    fn deal_text(&self, deal: &[u8]) -> String {
+        self.position(deal).to_string()
+    }
+
+    fn alignment(&self, deal: &[u8]) -> Alignment {
+        if !self.methods.is_deterministic() || self.deck.len() % 2 == 1 {
+            return Alignment::NotApplicable;
+        }
+        let Some(positions) = loop_positions(&self.position(deal), self.methods) else {
+            return Alignment::NotApplicable;
+        };
+        let mut equal: Vec<Position> =
+            positions.into_iter().filter(|p| p.first().len() == p.second().len()).collect();
+        equal.sort_by(|a, b| a.canonical_cmp(b));
+        match equal.into_iter().find(|p| aligned::check(p, self.methods).is_ok()) {
+            Some(p) => Alignment::Yes(p.to_string()),
+            None => Alignment::No,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bataille_engine::Method;
+
+    #[test]
+    fn aligned_examples_from_the_article() {
+        let nat = Methods::both(Method::Natural);
+        let check = |deal: &str, expected: bool| {
+            let p: Position = deal.parse().unwrap();
+            let g = Bataille::new(p.infer_deck().unwrap(), nat, Limits::DETERMINISTIC);
+            let bytes = [p.first(), p.second()].concat();
+            let a = g.alignment(&bytes);
+            assert_eq!(matches!(a, Alignment::Yes(_)), expected, "{deal}: {a:?}");
+        };
+        check("[2, 1, 4, 4, 2, 1, 3, 3] / [4, 2, 4, 1, 3, 2, 3, 1]", true);
+        check("[2, 1, 5, 5, 6, 2, 6, 6, 4, 1, 4, 4] / [5, 3, 5, 1, 6, 3, 3, 2, 4, 2, 3, 1]", true);
+        // The article's C=4 V=5 loop (28 tricks): no aligned C=4 V=5 loop is known (open problem).
+        check("[3, 1, 5, 4, 3, 2, 4, 3, 3, 2] / [1, 1, 5, 4, 2, 2, 5, 4, 5, 1]", false);
+    }
+
+    #[test]
+    fn swap_reduction_only_when_symmetric() {
+        let spec = DeckSpec::new(2, 2).unwrap();
+        let nat = Methods::both(Method::Natural);
+        assert!(Bataille::new(spec, nat, Limits::DETERMINISTIC).reduces_by_swap());
+        let mixed = Methods::new(Method::Natural, Method::Optimized);
+        assert!(!Bataille::new(spec, mixed, Limits::DETERMINISTIC).reduces_by_swap());
+        let odd = DeckSpec::new(1, 5).unwrap();
+        assert!(!Bataille::new(odd, nat, Limits::DETERMINISTIC).reduces_by_swap());
+    }
+}

@@ -1,0 +1,122 @@
+//! What the harness needs from a game whose deals are explored: the [`DealGame`] trait and the
+//! per-deal [`DealRecord`].
+//!
+//! A deal is a sequence of card bytes (the two hands laid end to end, first player first), an
+//! arrangement of a fixed multiset. The harness numbers arrangements, splits them into work
+//! units, and asks the game to play each deal and say how it came out. Bataille implements it
+//! in [`crate::bataille`]; any other two-player deal game on a multiset deck (beggar-my-neighbour)
+//! plugs in the same way.
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// How one deal came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DealOutcome {
+    /// The first player won.
+    FirstWins,
+    /// The second player won.
+    SecondWins,
+    /// The game ended with neither player winning.
+    Draw,
+    /// The game loops forever.
+    Cycle(CycleInfo),
+    /// A trick cap stopped the game first.
+    Capped,
+}
+
+/// A loop reached by a deal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CycleInfo {
+    /// The loop's canonical id, shared by every deal that reaches it.
+    pub id: u64,
+    /// Tricks before the loop is entered.
+    pub tail_tricks: u64,
+    /// Cards each player turned before the loop is entered.
+    pub tail_cards: u64,
+    /// Tricks in one turn of the loop.
+    pub period_tricks: u64,
+    /// Cards each player turned in one turn of the loop.
+    pub period_cards: u64,
+}
+
+/// What the harness records of one deal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DealRecord {
+    /// How it came out.
+    pub outcome: DealOutcome,
+    /// Tricks played (for a loop: until the first repeated position).
+    pub tricks: u64,
+    /// Cards each player turned, over the same tricks.
+    pub cards: u64,
+}
+
+/// Whether a loop has the game's special "aligned" property (bataille: the article's box 4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Alignment {
+    /// The game has no such notion, or it does not apply to this loop.
+    NotApplicable,
+    /// The loop has no aligned position.
+    No,
+    /// The loop holds this aligned position (in the game's deal notation).
+    Yes(String),
+}
+
+/// A two-player game whose deals are explored: its deal space and how to play one deal.
+///
+/// Implementations keep all per-deal work allocation-free inside a [`DealGame::Worker`], one per
+/// thread. The harness calls, for an exhaustive unit, [`DealGame::seek`] once then
+/// [`DealGame::step`] per deal, [`DealGame::is_canonical`] to skip the deals that are another's
+/// mirror, and [`DealGame::play`]; for a random unit, [`DealGame::sample`] then
+/// [`DealGame::play`].
+pub trait DealGame: Sync {
+    /// Per-thread state: the current deal and scratch buffers.
+    type Worker: Send;
+
+    /// A fresh worker.
+    fn worker(&self) -> Self::Worker;
+
+    /// What is explored, for run headers and summaries (e.g. `bataille C=4 V=4 natural`). Two
+    /// runs with the same identity explore the same deal space with the same rules.
+    fn identity(&self) -> String;
+
+    /// The sorted deck: deals are its arrangements.
+    fn deck(&self) -> &[u8];
+
+    /// Whether deals come in mirror pairs of which only one is played (then
+    /// [`DealGame::is_canonical`] picks it).
+    fn reduces_by_swap(&self) -> bool;
+
+    /// Whether the game draws random numbers while playing (the rng passed to
+    /// [`DealGame::play`] then matters).
+    fn is_random(&self) -> bool;
+
+    /// Sets the worker's deal to the arrangement of rank `rank` (lexicographic).
+    fn seek(&self, w: &mut Self::Worker, rank: u128);
+
+    /// Steps the worker's deal to the next arrangement; `false` after the last one.
+    fn step(&self, w: &mut Self::Worker) -> bool;
+
+    /// Whether the worker's deal is the representative of its mirror class (always `true`
+    /// unless [`DealGame::reduces_by_swap`]).
+    fn is_canonical(&self, w: &Self::Worker) -> bool;
+
+    /// Sets the worker's deal to a uniformly random arrangement, a function of the random
+    /// stream alone (not of the worker's previous deal), so results do not depend on which
+    /// worker ran a unit.
+    fn sample(&self, w: &mut Self::Worker, rng: &mut Xoshiro256PlusPlus);
+
+    /// Plays the worker's deal.
+    fn play(&self, w: &mut Self::Worker, rng: &mut Xoshiro256PlusPlus) -> DealRecord;
+
+    /// The worker's current deal (the two hands end to end).
+    fn deal<'w>(&self, w: &'w Self::Worker) -> &'w [u8];
+
+    /// A deal in the game's notation.
+    fn deal_text(&self, deal: &[u8]) -> String;
+
+    /// The aligned property of the loop reached from `deal` (default: not applicable).
+    fn alignment(&self, deal: &[u8]) -> Alignment {
+        let _ = deal;
+        Alignment::NotApplicable
+    }
+}

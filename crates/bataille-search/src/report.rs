@@ -1,0 +1,272 @@
+//! The results of a run as CSV tables and a short human summary.
+//!
+//! Every table is a function of the [`State`] alone (and of the game, for deal notation and the
+//! aligned test), so two runs that did the same work write byte-identical files. Floating-point
+//! values are derived from exact integers and printed with 6 decimals.
+//!
+//! # Columns
+//!
+//! `summary.csv` — `key,value`, one row per key:
+//! `game`, `mode`, `seed`, `unit_size`, `units` (of the whole run), `units_done`, `complete`
+//! (`true`/`false`), `deals` (played), `deals_in_run` (the whole run: the closed formula for
+//! exhaustive runs), `finished`, `first_wins`, `second_wins`, `draws`, `cycles` (deals that loop),
+//! `capped`, `distinct_cycles`, then for `tricks` and `cards` of finished games: `_mean`, `_sd`,
+//! `_ci95_low`, `_ci95_high` (mean ± 1.96 standard errors), `_min`, `_max`; then
+//! `shortest_tail_tricks`, `shortest_tail_deal`, `shortest_tail_cycle` (empty without loops).
+//!
+//! `histograms.csv` — `measure,value,count`: for `measure` = `tricks` then `cards`, the number of
+//! finished games with each value (values with a zero count omitted).
+//!
+//! `records.csv` — `measure,rank,tricks,cards,winner,deal`: the longest finished games by
+//! `tricks` then by `cards`, rank 1 the longest, ties broken by the smaller deal; `winner` is
+//! `first`, `second` or `draw`.
+//!
+//! `cycles.csv` — `cycle_id,period_tricks,period_cards,deals,example_deal,shortest_tail_tricks,
+//! shortest_tail_deal,aligned,aligned_position`: one row per distinct loop, most reached first
+//! (then by id). `example_deal` is the smallest deal reaching it; `aligned` is `yes`, `no` or
+//! `n/a` (see [`crate::bataille`] for the definition); `aligned_position` the aligned position
+//! on the loop when there is one.
+
+use std::fmt::Write as _;
+use std::io;
+
+use crate::game::{Alignment, DealGame};
+use crate::state::State;
+use crate::stats::Moments;
+
+fn float(x: Option<f64>) -> String {
+    x.map(|x| format!("{x:.6}")).unwrap_or_default()
+}
+
+/// The `summary.csv` rows.
+pub fn summary_rows<G: DealGame>(game: &G, state: &State, deals_in_run: u128) -> Vec<(String, String)> {
+    let k = &state.key;
+    let s = &state.stats;
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut put = |key: &str, value: String| rows.push((key.to_string(), value));
+    put("game", k.game.clone());
+    put("mode", k.mode.to_string());
+    put("seed", k.seed.to_string());
+    put("unit_size", k.unit_size.to_string());
+    put("units", k.units.to_string());
+    put("units_done", state.done.len().to_string());
+    put("complete", state.is_complete().to_string());
+    put("deals", s.deals.to_string());
+    put("deals_in_run", deals_in_run.to_string());
+    put("finished", s.finished().to_string());
+    put("first_wins", s.first_wins.to_string());
+    put("second_wins", s.second_wins.to_string());
+    put("draws", s.draws.to_string());
+    put("cycles", s.cycles.to_string());
+    put("capped", s.capped.to_string());
+    put("distinct_cycles", s.loops.len().to_string());
+    for (name, m, h) in [
+        ("tricks", &s.tricks, &s.tricks_histogram),
+        ("cards", &s.cards, &s.cards_histogram),
+    ] {
+        let ci = m.ci95();
+        put(&format!("{name}_mean"), float(m.mean()));
+        put(&format!("{name}_sd"), float(m.sd()));
+        put(&format!("{name}_ci95_low"), float(ci.map(|c| c.0)));
+        put(&format!("{name}_ci95_high"), float(ci.map(|c| c.1)));
+        put(&format!("{name}_min"), h.iter().next().map(|(v, _)| v.to_string()).unwrap_or_default());
+        put(&format!("{name}_max"), h.iter().last().map(|(v, _)| v.to_string()).unwrap_or_default());
+    }
+    let tail = s.shortest_tail();
+    put("shortest_tail_tricks", tail.map(|t| t.0.to_string()).unwrap_or_default());
+    put("shortest_tail_deal", tail.map(|t| game.deal_text(t.1)).unwrap_or_default());
+    put("shortest_tail_cycle", tail.map(|t| format!("{:016x}", t.2)).unwrap_or_default());
+    rows
+}
+
+/// Writes `summary.csv`.
+pub fn write_summary<G: DealGame, W: io::Write>(
+    game: &G,
+    state: &State,
+    deals_in_run: u128,
+    out: W,
+) -> csv::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(["key", "value"])?;
+    for (k, v) in summary_rows(game, state, deals_in_run) {
+        w.write_record([k, v])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// Writes `histograms.csv`.
+pub fn write_histograms<W: io::Write>(state: &State, out: W) -> csv::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(["measure", "value", "count"])?;
+    let s = &state.stats;
+    for (name, h) in [("tricks", &s.tricks_histogram), ("cards", &s.cards_histogram)] {
+        for (v, n) in h.iter() {
+            w.write_record([name, &v.to_string(), &n.to_string()])?;
+        }
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// Writes `records.csv`.
+pub fn write_records<G: DealGame, W: io::Write>(game: &G, state: &State, out: W) -> csv::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(["measure", "rank", "tricks", "cards", "winner", "deal"])?;
+    for list in [&state.stats.longest_by_tricks, &state.stats.longest_by_cards] {
+        for (i, r) in list.entries().iter().enumerate() {
+            w.write_record([
+                list.measure().name(),
+                &(i + 1).to_string(),
+                &r.tricks.to_string(),
+                &r.cards.to_string(),
+                r.finish.name(),
+                &game.deal_text(&r.deal),
+            ])?;
+        }
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// One row of `cycles.csv`, with the aligned test done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CycleRow {
+    /// Canonical id.
+    pub id: u64,
+    /// Tricks per turn.
+    pub period_tricks: u64,
+    /// Cards per player per turn.
+    pub period_cards: u64,
+    /// Deals that reach it.
+    pub deals: u64,
+    /// Smallest deal reaching it.
+    pub example: String,
+    /// Shortest tail, tricks.
+    pub shortest_tail: u64,
+    /// Smallest deal with that tail.
+    pub shortest_tail_deal: String,
+    /// The aligned property.
+    pub alignment: Alignment,
+}
+
+/// The distinct loops, most reached first (then by id).
+pub fn cycle_rows<G: DealGame>(game: &G, state: &State) -> Vec<CycleRow> {
+    let mut rows: Vec<CycleRow> = state
+        .stats
+        .loops
+        .iter()
+        .map(|(&id, l)| CycleRow {
+            id,
+            period_tricks: l.period_tricks,
+            period_cards: l.period_cards,
+            deals: l.deals,
+            example: game.deal_text(&l.example),
+            shortest_tail: l.shortest_tail,
+            shortest_tail_deal: game.deal_text(&l.shortest_tail_deal),
+            alignment: game.alignment(&l.example),
+        })
+        .collect();
+    rows.sort_by(|a, b| b.deals.cmp(&a.deals).then(a.id.cmp(&b.id)));
+    rows
+}
+
+/// Writes `cycles.csv` from [`cycle_rows`].
+pub fn write_cycles<W: io::Write>(rows: &[CycleRow], out: W) -> csv::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record([
+        "cycle_id",
+        "period_tricks",
+        "period_cards",
+        "deals",
+        "example_deal",
+        "shortest_tail_tricks",
+        "shortest_tail_deal",
+        "aligned",
+        "aligned_position",
+    ])?;
+    for r in rows {
+        let (aligned, position) = match &r.alignment {
+            Alignment::NotApplicable => ("n/a", ""),
+            Alignment::No => ("no", ""),
+            Alignment::Yes(p) => ("yes", p.as_str()),
+        };
+        w.write_record([
+            &format!("{:016x}", r.id),
+            &r.period_tricks.to_string(),
+            &r.period_cards.to_string(),
+            &r.deals.to_string(),
+            &r.example,
+            &r.shortest_tail.to_string(),
+            &r.shortest_tail_deal,
+            aligned,
+            position,
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+fn pct(part: u64, whole: u64) -> String {
+    if whole == 0 { String::new() } else { format!(" ({:.3}%)", 100.0 * part as f64 / whole as f64) }
+}
+
+fn mean_line(name: &str, m: &Moments) -> String {
+    match (m.mean(), m.ci95()) {
+        (Some(mean), Some((lo, hi))) => format!("{name} {mean:.3} (95% CI {lo:.3} to {hi:.3})"),
+        (Some(mean), None) => format!("{name} {mean:.3}"),
+        _ => format!("{name} -"),
+    }
+}
+
+/// A short human summary (a few lines, no trailing newline missing).
+pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) -> String {
+    let s = &state.stats;
+    let mut t = String::new();
+    let _ = writeln!(t, "{} — {} (seed {})", state.key.game, state.key.mode, state.key.seed);
+    if !state.is_complete() {
+        let _ = writeln!(t, "units:     {} of {} done (incomplete)", state.done.len(), state.key.units);
+    }
+    let _ = writeln!(t, "deals:     {}", s.deals);
+    let _ = writeln!(
+        t,
+        "finished:  {}{}: first {}, second {}, draws {}",
+        s.finished(),
+        pct(s.finished(), s.deals),
+        s.first_wins,
+        s.second_wins,
+        s.draws
+    );
+    let _ = writeln!(t, "loops:     {}{}, {} distinct cycles", s.cycles, pct(s.cycles, s.deals), s.loops.len());
+    if s.capped > 0 {
+        let _ = writeln!(t, "capped:    {}", s.capped);
+    }
+    let _ = writeln!(t, "means:     {}; {} per player (finished games)", mean_line("tricks", &s.tricks), mean_line("cards", &s.cards));
+    for list in [&s.longest_by_tricks, &s.longest_by_cards] {
+        if let Some(r) = list.entries().first() {
+            let _ = writeln!(
+                t,
+                "longest by {}: {} tricks, {} cards: {}",
+                list.measure().name(),
+                r.tricks,
+                r.cards,
+                game.deal_text(&r.deal)
+            );
+        }
+    }
+    if let Some((tail, deal, id)) = s.shortest_tail() {
+        let _ = writeln!(t, "shortest tail: {tail} tricks into cycle {id:016x}: {}", game.deal_text(deal));
+    }
+    let aligned = cycles.iter().filter(|c| matches!(c.alignment, Alignment::Yes(_))).count();
+    if !cycles.is_empty() {
+        let _ = writeln!(t, "aligned cycles: {aligned} of {}", cycles.len());
+        for c in cycles.iter().take(5) {
+            let _ = writeln!(
+                t,
+                "  cycle {:016x}: period {} tricks, reached by {} deals, e.g. {}",
+                c.id, c.period_tricks, c.deals, c.example
+            );
+        }
+    }
+    t
+}

@@ -1,0 +1,232 @@
+//! The driver: runs the pending units of a shard on a rayon pool, merges the per-worker
+//! aggregates, reports progress and hands out consistent snapshots for checkpoints.
+//!
+//! Units are processed in batches. Inside a batch every rayon worker folds the units it takes
+//! into its own [`Stats`] (no lock, no shared counter in the per-deal path); the folds are
+//! reduced when the batch ends, and the batch's units are marked done. Between batches the
+//! state is consistent (every done unit fully counted, no other), which is when a checkpoint is
+//! offered and the stop request is honoured. A unit is checked against the stop request before
+//! it starts, so an interrupted batch ends quickly and its unstarted units stay pending.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::game::DealGame;
+use crate::plan::{Mode, Plan, Shard};
+use crate::state::{State, StateError};
+use crate::stats::Stats;
+
+/// Where progress goes: the command line draws a bar, tests ignore it. Called from worker
+/// threads (once per unit, never per deal) and from the driver (between batches).
+pub trait Progress: Sync {
+    /// The run starts: `pending` units to do, of which the deals are about `deals`.
+    fn start(&self, pending: u64, deals: u128) {
+        let _ = (pending, deals);
+    }
+
+    /// A unit has been played: `deals` deals.
+    fn unit_done(&self, deals: u64) {
+        let _ = deals;
+    }
+
+    /// A consistent snapshot to save (periodically, and once at the end). An error stops the
+    /// run.
+    fn checkpoint(&self, state: &State) -> std::io::Result<()> {
+        let _ = state;
+        Ok(())
+    }
+}
+
+/// No progress report.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Silent;
+
+impl Progress for Silent {}
+
+/// How to run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Worker threads (0: rayon's default, one per core).
+    pub threads: usize,
+    /// Offer a checkpoint at least this often.
+    pub checkpoint_every: Duration,
+    /// Stop after this many units in this invocation (to simulate an interruption).
+    pub max_units: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { threads: 0, checkpoint_every: Duration::from_secs(60), max_units: None }
+    }
+}
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The saved state does not belong to this run.
+    #[error(transparent)]
+    State(#[from] StateError),
+    /// Saving a checkpoint failed.
+    #[error("cannot save the checkpoint: {0}")]
+    Checkpoint(std::io::Error),
+    /// The thread pool could not be built.
+    #[error("cannot start {threads} worker threads: {message}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// rayon's message.
+        message: String,
+    },
+}
+
+/// The end of a run.
+#[derive(Debug, Clone)]
+pub struct Ended {
+    /// The state reached.
+    pub state: State,
+    /// Whether the run stopped before its last unit (stop request or `max_units`).
+    pub interrupted: bool,
+    /// Deals played in this invocation.
+    pub deals_played: u64,
+}
+
+/// Plays every pending unit of `shard`, starting from `resume` (a saved state, checked against
+/// the plan) or from nothing. `stop` is polled between units.
+pub fn explore<G: DealGame>(
+    game: &G,
+    plan: &Plan,
+    shard: Shard,
+    resume: Option<State>,
+    options: &Options,
+    progress: &dyn Progress,
+    stop: &AtomicBool,
+) -> Result<Ended, RunError> {
+    let mut state = match resume {
+        Some(s) => {
+            s.check_resumable(plan.key(), shard)?;
+            s
+        }
+        None => State::new(plan.key().clone(), shard),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| RunError::Threads { threads: options.threads, message: e.to_string() })?;
+    let threads = pool.current_num_threads();
+    let units = plan.key().units;
+    let mut pending: Vec<u64> = state.done.pending(shard, units).collect();
+    let limit = options.max_units.unwrap_or(u64::MAX);
+    pending.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    let share = pending.len() as f64 / units.max(1) as f64;
+    progress.start(pending.len() as u64, (plan.deals() as f64 * share) as u128);
+
+    let mut last_checkpoint = Instant::now();
+    let mut deals_played = 0;
+    let mut batch_len = threads * 4;
+    let mut next = 0;
+    while next < pending.len() && !stop.load(Ordering::Relaxed) {
+        let batch = &pending[next..(next + batch_len).min(pending.len())];
+        let started = Instant::now();
+        let (stats, done) = pool.install(|| run_batch(game, plan, batch, progress, stop));
+        deals_played += stats.deals;
+        state.stats.merge(&stats);
+        for &u in &done {
+            state.done.insert(u);
+        }
+        next += batch.len();
+        // Aim for batches of about two seconds: long enough that the wait for the slowest unit
+        // is small, short enough for timely checkpoints.
+        let per_unit = started.elapsed().as_secs_f64() / batch.len() as f64;
+        let wanted = (2.0 / per_unit.max(1e-6)) as usize;
+        batch_len = wanted.clamp(threads * 4, threads * 4096);
+        if last_checkpoint.elapsed() >= options.checkpoint_every {
+            progress.checkpoint(&state).map_err(RunError::Checkpoint)?;
+            last_checkpoint = Instant::now();
+        }
+    }
+    let interrupted = state.done.pending(shard, units).next().is_some();
+    progress.checkpoint(&state).map_err(RunError::Checkpoint)?;
+    Ok(Ended { state, interrupted, deals_played })
+}
+
+fn run_batch<G: DealGame>(
+    game: &G,
+    plan: &Plan,
+    batch: &[u64],
+    progress: &dyn Progress,
+    stop: &AtomicBool,
+) -> (Stats, Vec<u64>) {
+    let top = plan.key().top;
+    batch
+        .par_iter()
+        .with_max_len(1)
+        .fold(
+            || (game.worker(), Stats::new(top), Vec::new()),
+            |(mut w, mut stats, mut done), &u| {
+                if !stop.load(Ordering::Relaxed) {
+                    let before = stats.deals;
+                    run_unit(game, plan, u, &mut w, &mut stats);
+                    progress.unit_done(stats.deals - before);
+                    done.push(u);
+                }
+                (w, stats, done)
+            },
+        )
+        .map(|(_, stats, done)| (stats, done))
+        .reduce(
+            || (Stats::new(top), Vec::new()),
+            |(mut a, mut da), (b, db)| {
+                a.merge(&b);
+                da.extend(db);
+                (a, da)
+            },
+        )
+}
+
+/// Plays unit `u` into `stats`. The same unit always plays the same deals with the same random
+/// numbers, whichever thread runs it.
+pub fn run_unit<G: DealGame>(game: &G, plan: &Plan, u: u64, w: &mut G::Worker, stats: &mut Stats) {
+    let (start, end) = plan.unit_range(u);
+    let mut rng = plan.unit_rng(u);
+    match plan.key().mode {
+        Mode::Exhaustive => {
+            game.seek(w, u128::from(start));
+            let mut rank = start;
+            loop {
+                if game.is_canonical(w) {
+                    let r = game.play(w, &mut rng);
+                    stats.add(&r, game.deal(w));
+                }
+                rank += 1;
+                if rank == end {
+                    break;
+                }
+                game.step(w);
+            }
+        }
+        Mode::Random { .. } => {
+            for _ in start..end {
+                game.sample(w, &mut rng);
+                let r = game.play(w, &mut rng);
+                stats.add(&r, game.deal(w));
+            }
+        }
+    }
+}
+
+/// Runs the whole plan on the calling thread, unit after unit: the sequential path that the
+/// parallel one is compared with.
+pub fn explore_sequential<G: DealGame>(game: &G, plan: &Plan) -> State {
+    let mut state = State::new(plan.key().clone(), Shard::WHOLE);
+    let mut w = game.worker();
+    for u in 0..plan.key().units {
+        run_unit(game, plan, u, &mut w, &mut state.stats);
+        state.done.insert(u);
+    }
+    state
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,283 @@
+use std::sync::Mutex;
+
+use bataille_engine::{DeckSpec, Limits, Method, Methods};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::*;
+use crate::bataille::{Bataille, BatailleWorker};
+use crate::game::{DealOutcome, DealRecord};
+use crate::naive::{self, NaiveMethod};
+
+fn bataille(c: usize, v: usize, m: Methods) -> Bataille {
+    Bataille::new(DeckSpec::new(c, v).unwrap(), m, Limits::default_for(m))
+}
+
+fn opts(threads: usize) -> Options {
+    Options { threads, ..Options::default() }
+}
+
+fn run(game: &Bataille, plan: &Plan, shard: Shard, resume: Option<State>, o: &Options) -> Ended {
+    explore(game, plan, shard, resume, o, &Silent, &AtomicBool::new(false)).unwrap()
+}
+
+/// A game that records the deals it is asked to play (through the real `run_unit` path).
+struct Recorder(Bataille);
+
+impl DealGame for Recorder {
+    type Worker = (BatailleWorker, Vec<Vec<u8>>);
+    fn worker(&self) -> Self::Worker {
+        (self.0.worker(), Vec::new())
+    }
+    fn identity(&self) -> String {
+        self.0.identity()
+    }
+    fn deck(&self) -> &[u8] {
+        self.0.deck()
+    }
+    fn reduces_by_swap(&self) -> bool {
+        self.0.reduces_by_swap()
+    }
+    fn is_random(&self) -> bool {
+        false
+    }
+    fn seek(&self, w: &mut Self::Worker, rank: u128) {
+        self.0.seek(&mut w.0, rank)
+    }
+    fn step(&self, w: &mut Self::Worker) -> bool {
+        self.0.step(&mut w.0)
+    }
+    fn is_canonical(&self, w: &Self::Worker) -> bool {
+        self.0.is_canonical(&w.0)
+    }
+    fn sample(&self, w: &mut Self::Worker, rng: &mut Xoshiro256PlusPlus) {
+        self.0.sample(&mut w.0, rng)
+    }
+    fn play(&self, w: &mut Self::Worker, _rng: &mut Xoshiro256PlusPlus) -> DealRecord {
+        w.1.push(self.0.deal(&w.0).to_vec());
+        DealRecord { outcome: DealOutcome::Draw, tricks: 0, cards: 0 }
+    }
+    fn deal<'w>(&self, w: &'w Self::Worker) -> &'w [u8] {
+        self.0.deal(&w.0)
+    }
+    fn deal_text(&self, deal: &[u8]) -> String {
+        self.0.deal_text(deal)
+    }
+}
+
+/// The small decks of the issue: C ≤ 4 with V ≤ 3, C = 1 with V ≤ 8, C = 2 with V ≤ 4.
+fn small_decks() -> Vec<(usize, usize)> {
+    let mut d = vec![];
+    for c in 1..=4 {
+        for v in 1..=3 {
+            d.push((c, v));
+        }
+    }
+    d.extend((4..=8).map(|v| (1, v)));
+    d.push((2, 4));
+    d
+}
+
+#[test]
+fn exhaustive_enumeration_equals_brute_force() {
+    for (c, v) in small_decks() {
+        for m in [Methods::both(Method::Natural), Methods::new(Method::Natural, Method::Optimized)] {
+            let game = Recorder(bataille(c, v, m));
+            // An odd unit size puts unit boundaries everywhere relative to the mirror pairs.
+            let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, 1, 7).unwrap();
+            let mut w = game.worker();
+            let mut stats = Stats::new(1);
+            for u in 0..plan.key().units {
+                run_unit(&game, &plan, u, &mut w, &mut stats);
+            }
+            let played = w.1;
+            let set: std::collections::BTreeSet<Vec<u8>> = played.iter().cloned().collect();
+            assert_eq!(set.len(), played.len(), "C={c} V={v} {m}: a deal played twice");
+            let expected = naive::deals(game.deck(), game.reduces_by_swap());
+            assert_eq!(set, expected, "C={c} V={v} {m}");
+            assert_eq!(plan.deals(), expected.len() as u128, "closed formula, C={c} V={v} {m}");
+        }
+    }
+}
+
+fn naive_method(m: Method) -> NaiveMethod {
+    match m {
+        Method::Natural => NaiveMethod::Natural,
+        Method::Optimized => NaiveMethod::Optimized,
+        _ => unreachable!("the naive player knows two methods"),
+    }
+}
+
+fn cross_check(c: usize, v: usize, m: Methods) {
+    let game = bataille(c, v, m);
+    let top = 5;
+    let deals = naive::deals(game.deck(), game.reduces_by_swap());
+    let h = game.deck().len() / 2;
+    let mm = [naive_method(m.first), naive_method(m.second)];
+    let results: Vec<_> = deals.iter().map(|d| (d.clone(), naive::play(&d[..h], &d[h..], mm))).collect();
+    let expected = naive::aggregate(&results, top);
+    let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, top, 101).unwrap();
+    let got = run(&game, &plan, Shard::WHOLE, None, &opts(2));
+    assert!(!got.interrupted);
+    assert_eq!(naive::from_stats(&got.state.stats), expected, "C={c} V={v} {m}");
+}
+
+#[test]
+fn cross_check_with_naive_implementation() {
+    let nat = Methods::both(Method::Natural);
+    let opt = Methods::both(Method::Optimized);
+    for m in [nat, opt] {
+        for v in 1..=3 {
+            cross_check(4, v, m);
+        }
+        for v in 1..=4 {
+            cross_check(2, v, m);
+        }
+        for v in 1..=9 {
+            cross_check(1, v, m);
+        }
+    }
+    // Different methods per player: no swap reduction.
+    cross_check(2, 3, Methods::new(Method::Natural, Method::Optimized));
+    cross_check(3, 3, Methods::new(Method::Optimized, Method::Natural));
+}
+
+#[test]
+fn cross_check_finds_loops() {
+    // The cross-check above is only meaningful if loops occur in it.
+    let game = bataille(4, 3, Methods::both(Method::Natural));
+    let plan = Plan::new(&game, Mode::Exhaustive, 0, 3).unwrap();
+    let s = explore_sequential(&game, &plan).stats;
+    assert!(s.cycles > 0, "{} loops", s.cycles);
+    let game = bataille(1, 9, Methods::both(Method::Natural));
+    let plan = Plan::new(&game, Mode::Exhaustive, 0, 3).unwrap();
+    assert!(explore_sequential(&game, &plan).stats.cycles > 0);
+}
+
+fn encode_all(game: &Bataille, plan: &Plan, threads: usize) -> String {
+    run(game, plan, Shard::WHOLE, None, &opts(threads)).state.encode()
+}
+
+#[test]
+fn same_result_whatever_the_threads() {
+    let cases = [
+        (bataille(4, 3, Methods::both(Method::Natural)), Mode::Exhaustive),
+        (bataille(4, 3, Methods::both(Method::Random)), Mode::Exhaustive),
+        (bataille(4, 4, Methods::both(Method::Optimized)), Mode::Random { deals: 3000 }),
+        (bataille(4, 4, Methods::new(Method::Random, Method::Natural)), Mode::Random { deals: 2000 }),
+    ];
+    for (game, mode) in cases {
+        let plan = Plan::with_unit_size(&game, mode, 42, 4, 97).unwrap();
+        let one = encode_all(&game, &plan, 1);
+        assert_eq!(one, encode_all(&game, &plan, 2), "{mode}");
+        assert_eq!(one, encode_all(&game, &plan, 3), "{mode}");
+        assert_eq!(one, explore_sequential(&game, &plan).encode(), "{mode}");
+    }
+}
+
+#[test]
+fn seeds_matter_in_random_mode() {
+    let game = bataille(4, 4, Methods::both(Method::Natural));
+    let mode = Mode::Random { deals: 500 };
+    let a = Plan::with_unit_size(&game, mode, 1, 3, 64).unwrap();
+    let b = Plan::with_unit_size(&game, mode, 2, 3, 64).unwrap();
+    let (a, b) = (explore_sequential(&game, &a).stats, explore_sequential(&game, &b).stats);
+    assert_eq!(a.deals, 500);
+    assert_ne!(a.tricks, b.tricks);
+}
+
+#[test]
+fn merged_shards_equal_the_whole_run() {
+    for (game, mode) in [
+        (bataille(4, 3, Methods::both(Method::Natural)), Mode::Exhaustive),
+        (bataille(2, 5, Methods::both(Method::Random)), Mode::Random { deals: 1500 }),
+    ] {
+        let plan = Plan::with_unit_size(&game, mode, 9, 4, 61).unwrap();
+        let whole = encode_all(&game, &plan, 2);
+        let parts: Vec<State> = (1..=3)
+            .map(|k| run(&game, &plan, Shard::new(k, 3).unwrap(), None, &opts(2)).state)
+            .collect();
+        // Shards in any order, round-tripped through their text form.
+        let decoded: Vec<State> =
+            parts.iter().rev().map(|p| State::decode(&p.encode()).unwrap()).collect();
+        let merged = State::merge(&decoded).unwrap();
+        assert_eq!(merged.encode(), whole, "{mode}");
+        // Two of three shards: incomplete, and a shard given twice is refused.
+        let partial = State::merge(&parts[..2]).unwrap();
+        assert!(!partial.is_complete());
+        assert!(State::merge(&[parts[0].clone(), parts[0].clone()]).is_err());
+    }
+}
+
+#[test]
+fn interrupted_then_resumed_equals_uninterrupted() {
+    let game = bataille(4, 3, Methods::both(Method::Natural));
+    let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, 4, 50).unwrap();
+    let whole = encode_all(&game, &plan, 2);
+    // Stop after a few units, three times, resuming from the saved text each time.
+    let mut saved: Option<String> = None;
+    let mut rounds = 0;
+    loop {
+        let resume = saved.as_deref().map(|t| State::decode(t).unwrap());
+        let o = Options { threads: 2, max_units: Some(150), ..Options::default() };
+        let ended = run(&game, &plan, Shard::WHOLE, resume, &o);
+        rounds += 1;
+        saved = Some(ended.state.encode());
+        if !ended.interrupted {
+            break;
+        }
+    }
+    assert!(rounds > 2, "{rounds} rounds");
+    assert_eq!(saved.unwrap(), whole);
+}
+
+#[test]
+fn stop_request_leaves_a_consistent_state() {
+    /// Raises the stop flag after a few units.
+    struct StopAfter<'a>(&'a AtomicBool, Mutex<u32>);
+    impl Progress for StopAfter<'_> {
+        fn unit_done(&self, _deals: u64) {
+            let mut n = self.1.lock().unwrap();
+            *n += 1;
+            if *n == 10 {
+                self.0.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+    let game = bataille(4, 3, Methods::both(Method::Optimized));
+    let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, 4, 50).unwrap();
+    let whole = encode_all(&game, &plan, 2);
+    let stop = AtomicBool::new(false);
+    let progress = StopAfter(&stop, Mutex::new(0));
+    let first = explore(&game, &plan, Shard::WHOLE, None, &opts(2), &progress, &stop).unwrap();
+    assert!(first.interrupted);
+    let resumed = State::decode(&first.state.encode()).unwrap();
+    let done = run(&game, &plan, Shard::WHOLE, Some(resumed), &opts(1));
+    assert_eq!(done.state.encode(), whole);
+}
+
+#[test]
+fn mismatched_or_corrupt_states_are_refused() {
+    let game = bataille(2, 3, Methods::both(Method::Natural));
+    let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, 4, 5).unwrap();
+    let o = Options { threads: 1, max_units: Some(3), ..Options::default() };
+    let state = run(&game, &plan, Shard::WHOLE, None, &o).state;
+    let text = state.encode();
+    // Another deck, another method, another shard.
+    let stop = AtomicBool::new(false);
+    let other = bataille(2, 3, Methods::both(Method::Optimized));
+    let other_plan = Plan::with_unit_size(&other, Mode::Exhaustive, 0, 4, 5).unwrap();
+    let err = explore(&other, &other_plan, Shard::WHOLE, Some(state.clone()), &o, &Silent, &stop)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("optimized"), "{err}");
+    let err = explore(&game, &plan, Shard::new(1, 2).unwrap(), Some(state), &o, &Silent, &stop)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("shard 1/1, not 1/2"), "{err}");
+    // Corruption: a changed digit, a truncation, another file.
+    let changed = text.replacen("counts ", "counts 1", 1);
+    assert_eq!(State::decode(&changed), Err(StateError::Checksum));
+    assert_eq!(State::decode(&text[..text.len() / 2]), Err(StateError::Checksum));
+    assert_eq!(State::decode("hello\n"), Err(StateError::Magic));
+    assert_eq!(State::decode(&text), Ok(State::decode(&text).unwrap()));
+}

@@ -1,0 +1,416 @@
+//! The state of a run (its key, the completed units and the aggregates) and its text form,
+//! used both for checkpoints and for the `state.txt` that `merge` reads.
+//!
+//! The text form is line-oriented and versioned, and ends with a checksum line (64-bit FNV-1a of
+//! every byte before it), so a truncated or edited file is refused rather than silently
+//! resumed. It holds no time, host or thread count: two runs that did the same work write the
+//! same bytes.
+//!
+//! ```text
+//! bataille-search state 1
+//! game bataille C=2 V=2 natural
+//! mode exhaustive
+//! seed 0
+//! unit-size 4
+//! units 2
+//! top 10
+//! stride 1
+//! done 0 0-2
+//! counts <deals> <first> <second> <draws> <cycles> <capped>
+//! moments tricks <n> <sum> <sum of squares>
+//! moments cards <n> <sum> <sum of squares>
+//! histogram tricks <value>:<count> ...
+//! histogram cards <value>:<count> ...
+//! record tricks <tricks> <cards> <finish> <deal>
+//! record cards <tricks> <cards> <finish> <deal>
+//! loop <id> <period tricks> <period cards> <deals> <example deal> <shortest tail> <its deal>
+//! checksum <16 hex digits>
+//! ```
+//!
+//! Deals are written as comma-separated card values, both hands end to end.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::plan::{Mode, RunKey, Shard, UnitSet};
+use crate::stats::{Finish, Histogram, LoopStats, Measure, Moments, Record, Stats};
+
+const MAGIC: &str = "bataille-search state 1";
+
+/// A run's progress: what it is, which units are done, and their aggregates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct State {
+    /// What the run is.
+    pub key: RunKey,
+    /// The units done.
+    pub done: UnitSet,
+    /// The aggregates of those units.
+    pub stats: Stats,
+}
+
+/// Why a saved state was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StateError {
+    /// Not a state file, or of another format version.
+    #[error("not a bataille-search state file (expected the first line {MAGIC:?})")]
+    Magic,
+    /// The checksum line is missing or does not match the content.
+    #[error("the state file is corrupt: its checksum does not match its content")]
+    Checksum,
+    /// A line could not be read.
+    #[error("the state file is corrupt at line {line}: {what}")]
+    Syntax {
+        /// 1-based line number.
+        line: usize,
+        /// What was wrong.
+        what: String,
+    },
+    /// The state belongs to another run.
+    #[error("the saved state is for another run: {0}")]
+    Mismatch(String),
+    /// Parts that cannot be merged.
+    #[error("cannot merge: {0}")]
+    Merge(String),
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn deal_str(deal: &[u8]) -> String {
+    let mut s = String::with_capacity(deal.len() * 3);
+    for (i, c) in deal.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        let _ = write!(s, "{c}");
+    }
+    s
+}
+
+impl State {
+    /// A fresh state for `shard` of the run `key`.
+    pub fn new(key: RunKey, shard: Shard) -> State {
+        let stats = Stats::new(key.top);
+        State { key, done: UnitSet::empty(shard), stats }
+    }
+
+    /// Whether every unit of the whole run is done.
+    pub fn is_complete(&self) -> bool {
+        self.done.len() == self.key.units
+    }
+
+    /// Checks that this saved state can be resumed as `shard` of the run `key`.
+    pub fn check_resumable(&self, key: &RunKey, shard: Shard) -> Result<(), StateError> {
+        let fields = [
+            ("game", self.key.game.clone(), key.game.clone()),
+            ("mode", self.key.mode.to_string(), key.mode.to_string()),
+            ("seed", self.key.seed.to_string(), key.seed.to_string()),
+            ("unit size", self.key.unit_size.to_string(), key.unit_size.to_string()),
+            ("units", self.key.units.to_string(), key.units.to_string()),
+            ("top", self.key.top.to_string(), key.top.to_string()),
+        ];
+        for (name, saved, asked) in fields {
+            if saved != asked {
+                return Err(StateError::Mismatch(format!(
+                    "{name} is {saved:?} in the checkpoint but {asked:?} on the command line"
+                )));
+            }
+        }
+        match self.done.shard() {
+            Some(s) if s == shard => Ok(()),
+            Some(s) => Err(StateError::Mismatch(format!(
+                "the checkpoint is of shard {s}, not {shard}"
+            ))),
+            None => Err(StateError::Mismatch("the checkpoint is a merge of shards".to_string())),
+        }
+    }
+
+    /// Combines the states of disjoint parts (shards) of one run. When they cover the whole
+    /// run the result equals the state of an unsharded run.
+    pub fn merge(parts: &[State]) -> Result<State, StateError> {
+        let Some((first, rest)) = parts.split_first() else {
+            return Err(StateError::Merge("no part given".to_string()));
+        };
+        let mut out = first.clone();
+        for p in rest {
+            if p.key != first.key {
+                return Err(StateError::Merge(format!(
+                    "the parts are of different runs ({:?} {} seed {} and {:?} {} seed {})",
+                    first.key.game,
+                    first.key.mode,
+                    first.key.seed,
+                    p.key.game,
+                    p.key.mode,
+                    p.key.seed
+                )));
+            }
+            out.done = out.done.union(&p.done).map_err(StateError::Merge)?;
+            out.stats.merge(&p.stats);
+        }
+        out.done.normalize(out.key.units);
+        Ok(out)
+    }
+
+    /// The text form (see the module docs).
+    pub fn encode(&self) -> String {
+        let mut s = String::new();
+        let k = &self.key;
+        let st = &self.stats;
+        let _ = writeln!(s, "{MAGIC}");
+        let _ = writeln!(s, "game {}", k.game);
+        let _ = writeln!(s, "mode {}", k.mode);
+        let _ = writeln!(s, "seed {}", k.seed);
+        let _ = writeln!(s, "unit-size {}", k.unit_size);
+        let _ = writeln!(s, "units {}", k.units);
+        let _ = writeln!(s, "top {}", k.top);
+        let _ = writeln!(s, "stride {}", self.done.stride());
+        for (class, iv) in self.done.classes() {
+            let _ = write!(s, "done {class}");
+            for (a, b) in iv {
+                let _ = write!(s, " {a}-{b}");
+            }
+            s.push('\n');
+        }
+        let _ = writeln!(
+            s,
+            "counts {} {} {} {} {} {}",
+            st.deals, st.first_wins, st.second_wins, st.draws, st.cycles, st.capped
+        );
+        for (name, m) in [("tricks", &st.tricks), ("cards", &st.cards)] {
+            let _ = writeln!(s, "moments {name} {} {} {}", m.n, m.sum, m.sum_sq);
+        }
+        for (name, h) in [("tricks", &st.tricks_histogram), ("cards", &st.cards_histogram)] {
+            let _ = write!(s, "histogram {name}");
+            for (v, n) in h.iter() {
+                let _ = write!(s, " {v}:{n}");
+            }
+            s.push('\n');
+        }
+        for list in [&st.longest_by_tricks, &st.longest_by_cards] {
+            for r in list.entries() {
+                let _ = writeln!(
+                    s,
+                    "record {} {} {} {} {}",
+                    list.measure().name(),
+                    r.tricks,
+                    r.cards,
+                    r.finish.name(),
+                    deal_str(&r.deal)
+                );
+            }
+        }
+        for (id, l) in &st.loops {
+            let _ = writeln!(
+                s,
+                "loop {id:016x} {} {} {} {} {} {}",
+                l.period_tricks,
+                l.period_cards,
+                l.deals,
+                deal_str(&l.example),
+                l.shortest_tail,
+                deal_str(&l.shortest_tail_deal)
+            );
+        }
+        let sum = fnv1a(s.as_bytes());
+        let _ = writeln!(s, "checksum {sum:016x}");
+        s
+    }
+
+    /// Reads the text form, checking the version and the checksum.
+    pub fn decode(text: &str) -> Result<State, StateError> {
+        if !text.starts_with(MAGIC) || text[MAGIC.len()..].chars().next() != Some('\n') {
+            return Err(StateError::Magic);
+        }
+        let body_end = text.rfind("checksum ").ok_or(StateError::Checksum)?;
+        let (body, tail) = text.split_at(body_end);
+        let saved = tail.strip_prefix("checksum ").and_then(|t| t.strip_suffix('\n'));
+        let saved = saved.and_then(|t| u64::from_str_radix(t, 16).ok());
+        if !body.ends_with('\n') || saved != Some(fnv1a(body.as_bytes())) {
+            return Err(StateError::Checksum);
+        }
+        Parser::new(body).parse()
+    }
+}
+
+struct Parser<'a> {
+    lines: std::iter::Peekable<std::iter::Enumerate<std::str::Lines<'a>>>,
+}
+
+type Fields<'a> = (usize, Vec<&'a str>);
+
+impl<'a> Parser<'a> {
+    fn new(body: &'a str) -> Parser<'a> {
+        let mut lines = body.lines().enumerate().peekable();
+        lines.next(); // the magic line, already checked
+        Parser { lines }
+    }
+
+    fn err(line: usize, what: impl Into<String>) -> StateError {
+        StateError::Syntax { line: line + 1, what: what.into() }
+    }
+
+    /// The next line, which must start with `tag`; its other fields.
+    fn line(&mut self, tag: &str) -> Result<Fields<'a>, StateError> {
+        match self.lines.next() {
+            Some((i, l)) => {
+                let mut f: Vec<&str> = l.split(' ').collect();
+                if f[0] != tag {
+                    return Err(Parser::err(i, format!("expected {tag:?}, found {:?}", f[0])));
+                }
+                f.remove(0);
+                Ok((i, f))
+            }
+            None => Err(Parser::err(usize::MAX - 1, format!("missing {tag:?} line"))),
+        }
+    }
+
+    /// The next line if it starts with `tag`.
+    fn optional(&mut self, tag: &str) -> Result<Option<Fields<'a>>, StateError> {
+        match self.lines.peek() {
+            Some((_, l)) if l.split(' ').next() == Some(tag) => self.line(tag).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// The next line if it starts with `prefix` (a tag and more).
+    fn optional_prefix(&mut self, prefix: &str) -> Result<Option<Fields<'a>>, StateError> {
+        match self.lines.peek() {
+            Some((_, l)) if l.starts_with(prefix) => {
+                let tag = prefix.split(' ').next().unwrap_or("");
+                self.line(tag).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn parse(mut self) -> Result<State, StateError> {
+        let (i, game) = self.line("game")?;
+        let game = game.join(" ");
+        if game.is_empty() {
+            return Err(Parser::err(i, "empty game"));
+        }
+        let (i, f) = self.line("mode")?;
+        let mode = match f[..] {
+            ["exhaustive"] => Mode::Exhaustive,
+            ["random", n] => Mode::Random { deals: num(i, n)? },
+            _ => return Err(Parser::err(i, "bad mode")),
+        };
+        let seed = self.single("seed")?;
+        let unit_size = self.single("unit-size")?;
+        let units = self.single("units")?;
+        let top = self.single("top")? as usize;
+        let stride = self.single("stride")?;
+        if stride == 0 {
+            return Err(Parser::err(0, "stride 0"));
+        }
+        let mut classes = BTreeMap::new();
+        while let Some((i, f)) = self.optional("done")? {
+            let class = num(i, f.first().copied().unwrap_or(""))?;
+            let mut iv = Vec::new();
+            for r in &f[1..] {
+                let (a, b) = r.split_once('-').ok_or_else(|| Parser::err(i, "bad interval"))?;
+                let (a, b) = (num(i, a)?, num(i, b)?);
+                if a >= b || iv.last().is_some_and(|&(_, e)| e >= a) {
+                    return Err(Parser::err(i, "intervals out of order"));
+                }
+                iv.push((a, b));
+            }
+            if class >= stride || classes.insert(class, iv).is_some() {
+                return Err(Parser::err(i, "bad class"));
+            }
+        }
+        let done = UnitSet::from_parts(stride, classes);
+        if done.len() > units {
+            return Err(Parser::err(0, "more units done than the run has"));
+        }
+        let mut stats = Stats::new(top);
+        let (i, f) = self.line("counts")?;
+        let c: Vec<u64> = f.iter().map(|x| num(i, x)).collect::<Result<_, _>>()?;
+        let [deals, first, second, draws, cycles, capped] = c[..] else {
+            return Err(Parser::err(i, "expected 6 counts"));
+        };
+        (stats.deals, stats.first_wins, stats.second_wins) = (deals, first, second);
+        (stats.draws, stats.cycles, stats.capped) = (draws, cycles, capped);
+        stats.tricks = self.moments("tricks")?;
+        stats.cards = self.moments("cards")?;
+        stats.tricks_histogram = self.histogram("tricks")?;
+        stats.cards_histogram = self.histogram("cards")?;
+        for measure in [Measure::Tricks, Measure::Cards] {
+            let mut records = Vec::new();
+            let prefix = format!("record {} ", measure.name());
+            while let Some((i, f)) = self.optional_prefix(&prefix)? {
+                let [_, t, c, fin, deal] = f[..] else {
+                    return Err(Parser::err(i, "expected 5 record fields"));
+                };
+                let finish = Finish::from_name(fin).ok_or_else(|| Parser::err(i, "bad finish"))?;
+                records.push(Record { tricks: num(i, t)?, cards: num(i, c)?, finish, deal: cards(i, deal)? });
+            }
+            if records.len() > top {
+                return Err(Parser::err(0, "more records than kept"));
+            }
+            stats.set_records(measure, records);
+        }
+        while let Some((i, f)) = self.optional("loop")? {
+            let [id, pt, pc, d, ex, tail, tail_deal] = f[..] else {
+                return Err(Parser::err(i, "expected 7 loop fields"));
+            };
+            let id = u64::from_str_radix(id, 16).map_err(|_| Parser::err(i, "bad loop id"))?;
+            let l = LoopStats {
+                period_tricks: num(i, pt)?,
+                period_cards: num(i, pc)?,
+                deals: num(i, d)?,
+                example: cards(i, ex)?,
+                shortest_tail: num(i, tail)?,
+                shortest_tail_deal: cards(i, tail_deal)?,
+            };
+            stats.loops.insert(id, l);
+        }
+        if let Some((i, l)) = self.lines.next() {
+            return Err(Parser::err(i, format!("unexpected line {l:?}")));
+        }
+        Ok(State { key: RunKey { game, mode, seed, unit_size, units, top }, done, stats })
+    }
+
+    fn single(&mut self, tag: &str) -> Result<u64, StateError> {
+        let (i, f) = self.line(tag)?;
+        match f[..] {
+            [x] => num(i, x),
+            _ => Err(Parser::err(i, format!("expected one number after {tag:?}"))),
+        }
+    }
+
+    fn moments(&mut self, name: &str) -> Result<Moments, StateError> {
+        let (i, f) = self.line("moments")?;
+        match f[..] {
+            [m, n, s, q] if m == name => Ok(Moments { n: num(i, n)?, sum: num(i, s)?, sum_sq: num(i, q)? }),
+            _ => Err(Parser::err(i, format!("expected the {name} moments"))),
+        }
+    }
+
+    fn histogram(&mut self, name: &str) -> Result<Histogram, StateError> {
+        let (i, f) = self.line("histogram")?;
+        if f.first() != Some(&name) {
+            return Err(Parser::err(i, format!("expected the {name} histogram")));
+        }
+        let mut h = Histogram::default();
+        for pair in &f[1..] {
+            let (v, n) = pair.split_once(':').ok_or_else(|| Parser::err(i, "bad histogram pair"))?;
+            h.add_n(num(i, v)?, num(i, n)?);
+        }
+        Ok(h)
+    }
+}
+
+fn num<T: std::str::FromStr>(line: usize, s: &str) -> Result<T, StateError> {
+    s.parse().map_err(|_| Parser::err(line, format!("{s:?} is not a number")))
+}
+
+fn cards(line: usize, s: &str) -> Result<Vec<u8>, StateError> {
+    s.split(',').map(|c| num::<u8>(line, c)).collect()
+}

@@ -1,0 +1,505 @@
+//! Order-independent aggregates of explored deals.
+//!
+//! Everything in [`Stats`] is an exact integer (counts, sums and sums of squares in `u128`,
+//! histograms) or a selection with a total order and a deterministic tie-break (the longest
+//! games: larger measure first, then the smaller deal; per loop: the smallest deal reaching it).
+//! [`Stats::merge`] is therefore associative and commutative, so the result of a search does
+//! not depend on how deals were split among threads, work units or shards.
+
+use std::collections::BTreeMap;
+
+use crate::game::{CycleInfo, DealOutcome, DealRecord};
+
+/// How a finished game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Finish {
+    /// The first player won.
+    First,
+    /// The second player won.
+    Second,
+    /// Draw.
+    Draw,
+}
+
+impl Finish {
+    /// `first`, `second` or `draw`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Finish::First => "first",
+            Finish::Second => "second",
+            Finish::Draw => "draw",
+        }
+    }
+
+    /// Reads [`Finish::name`].
+    pub fn from_name(s: &str) -> Option<Finish> {
+        [Finish::First, Finish::Second, Finish::Draw].into_iter().find(|f| f.name() == s)
+    }
+}
+
+/// Count, sum and sum of squares of a measure, exactly.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Moments {
+    /// Number of values.
+    pub n: u64,
+    /// Sum of the values.
+    pub sum: u128,
+    /// Sum of the squares.
+    pub sum_sq: u128,
+}
+
+impl Moments {
+    #[inline(always)]
+    fn add(&mut self, x: u64) {
+        self.n += 1;
+        self.sum += u128::from(x);
+        self.sum_sq += u128::from(x) * u128::from(x);
+    }
+
+    fn merge(&mut self, o: &Moments) {
+        self.n += o.n;
+        self.sum += o.sum;
+        self.sum_sq += o.sum_sq;
+    }
+
+    /// The mean, or `None` with no value.
+    pub fn mean(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.sum as f64 / self.n as f64)
+    }
+
+    /// The sample standard deviation (n − 1 in the denominator), or `None` with fewer than two
+    /// values. The numerator n·Σx² − (Σx)² is computed exactly.
+    pub fn sd(&self) -> Option<f64> {
+        if self.n < 2 {
+            return None;
+        }
+        let n = u128::from(self.n);
+        let num = n * self.sum_sq - self.sum * self.sum;
+        Some((num as f64 / (n * (n - 1)) as f64).sqrt())
+    }
+
+    /// The 95% confidence interval of the mean (normal approximation, ±1.96 standard errors).
+    pub fn ci95(&self) -> Option<(f64, f64)> {
+        let (m, sd) = (self.mean()?, self.sd()?);
+        let h = 1.96 * sd / (self.n as f64).sqrt();
+        Some((m - h, m + h))
+    }
+}
+
+/// An exact histogram of non-negative integers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Histogram {
+    /// `dense[v]` counts the value v, for v below [`Histogram::DENSE`]; the vector is exactly
+    /// as long as the largest value seen + 1, so equal histograms are equal values.
+    dense: Vec<u64>,
+    /// Counts of values from [`Histogram::DENSE`] up.
+    sparse: BTreeMap<u64, u64>,
+}
+
+impl Histogram {
+    /// Values below this are counted in a vector.
+    pub const DENSE: u64 = 1 << 16;
+
+    /// Counts `v` once.
+    #[inline(always)]
+    pub fn add(&mut self, v: u64) {
+        self.add_n(v, 1);
+    }
+
+    /// Counts `v` `n` times.
+    #[inline(always)]
+    pub fn add_n(&mut self, v: u64, n: u64) {
+        if v < Histogram::DENSE {
+            let i = v as usize;
+            if i >= self.dense.len() {
+                self.dense.resize(i + 1, 0);
+            }
+            self.dense[i] += n;
+        } else {
+            *self.sparse.entry(v).or_insert(0) += n;
+        }
+    }
+
+    fn merge(&mut self, o: &Histogram) {
+        if o.dense.len() > self.dense.len() {
+            self.dense.resize(o.dense.len(), 0);
+        }
+        for (a, b) in self.dense.iter_mut().zip(&o.dense) {
+            *a += b;
+        }
+        for (&v, &n) in &o.sparse {
+            *self.sparse.entry(v).or_insert(0) += n;
+        }
+    }
+
+    /// The (value, count) pairs with a non-zero count, by increasing value.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let dense = self.dense.iter().enumerate().filter(|(_, n)| **n > 0);
+        dense.map(|(v, &n)| (v as u64, n)).chain(self.sparse.iter().map(|(&v, &n)| (v, n)))
+    }
+}
+
+/// One finished game kept among the longest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// Tricks played.
+    pub tricks: u64,
+    /// Cards each player turned.
+    pub cards: u64,
+    /// How it ended.
+    pub finish: Finish,
+    /// The deal.
+    pub deal: Vec<u8>,
+}
+
+/// Which measure a [`TopK`] ranks by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    /// Tricks played.
+    Tricks,
+    /// Cards each player turned.
+    Cards,
+}
+
+impl Measure {
+    /// `tricks` or `cards`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Measure::Tricks => "tricks",
+            Measure::Cards => "cards",
+        }
+    }
+
+    #[inline(always)]
+    fn of(self, tricks: u64, cards: u64) -> u64 {
+        match self {
+            Measure::Tricks => tricks,
+            Measure::Cards => cards,
+        }
+    }
+}
+
+/// The k longest finished games by one measure: larger measure first, ties broken by the
+/// smaller deal (then by the other measure, which the deal already determines).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopK {
+    measure: Measure,
+    k: usize,
+    entries: Vec<Record>,
+}
+
+impl TopK {
+    /// An empty list keeping `k` games.
+    pub fn new(measure: Measure, k: usize) -> TopK {
+        TopK { measure, k, entries: Vec::with_capacity(k) }
+    }
+
+    /// The games kept, best first.
+    pub fn entries(&self) -> &[Record] {
+        &self.entries
+    }
+
+    /// The measure ranked.
+    pub fn measure(&self) -> Measure {
+        self.measure
+    }
+
+    #[inline(always)]
+    fn offer(&mut self, tricks: u64, cards: u64, finish: Finish, deal: &[u8]) {
+        if self.entries.len() == self.k {
+            let Some(last) = self.entries.last() else { return };
+            let m = self.measure.of(tricks, cards);
+            if m < self.measure.of(last.tricks, last.cards) {
+                return;
+            }
+        }
+        self.insert(Record { tricks, cards, finish, deal: deal.to_vec() });
+    }
+
+    fn key<'a>(&self, r: &'a Record) -> (std::cmp::Reverse<u64>, &'a [u8]) {
+        (std::cmp::Reverse(self.measure.of(r.tricks, r.cards)), &r.deal)
+    }
+
+    #[cold]
+    fn insert(&mut self, r: Record) {
+        let key = self.key(&r);
+        let at = self.entries.partition_point(|e| self.key(e) < key);
+        if at >= self.k || self.entries.get(at).is_some_and(|e| self.key(e) == key) {
+            return;
+        }
+        self.entries.insert(at, r);
+        self.entries.truncate(self.k);
+    }
+
+    fn merge(&mut self, o: &TopK) {
+        for r in &o.entries {
+            self.offer(r.tricks, r.cards, r.finish, &r.deal);
+        }
+    }
+}
+
+/// What is known of one loop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoopStats {
+    /// Tricks in one turn.
+    pub period_tricks: u64,
+    /// Cards each player turned in one turn.
+    pub period_cards: u64,
+    /// Deals that reach it.
+    pub deals: u64,
+    /// The smallest deal (lexicographically) that reaches it.
+    pub example: Vec<u8>,
+    /// The shortest tail (tricks) among those deals.
+    pub shortest_tail: u64,
+    /// The smallest deal with that tail.
+    pub shortest_tail_deal: Vec<u8>,
+}
+
+impl LoopStats {
+    fn merge(&mut self, o: &LoopStats) {
+        self.deals += o.deals;
+        if o.example < self.example {
+            self.example.clone_from(&o.example);
+        }
+        if (o.shortest_tail, &o.shortest_tail_deal) < (self.shortest_tail, &self.shortest_tail_deal)
+        {
+            self.shortest_tail = o.shortest_tail;
+            self.shortest_tail_deal.clone_from(&o.shortest_tail_deal);
+        }
+    }
+}
+
+/// The aggregates of a set of explored deals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stats {
+    /// Deals played.
+    pub deals: u64,
+    /// Deals the first player won.
+    pub first_wins: u64,
+    /// Deals the second player won.
+    pub second_wins: u64,
+    /// Drawn deals.
+    pub draws: u64,
+    /// Deals that loop.
+    pub cycles: u64,
+    /// Deals stopped by the trick cap.
+    pub capped: u64,
+    /// Tricks of the finished games.
+    pub tricks: Moments,
+    /// Cards of the finished games.
+    pub cards: Moments,
+    /// Histogram of the tricks of finished games.
+    pub tricks_histogram: Histogram,
+    /// Histogram of the cards of finished games.
+    pub cards_histogram: Histogram,
+    /// The longest finished games by tricks.
+    pub longest_by_tricks: TopK,
+    /// The longest finished games by cards.
+    pub longest_by_cards: TopK,
+    /// Every loop reached, by canonical id.
+    pub loops: BTreeMap<u64, LoopStats>,
+}
+
+impl Stats {
+    /// No deal yet; keep the `top` longest games by each measure.
+    pub fn new(top: usize) -> Stats {
+        Stats {
+            deals: 0,
+            first_wins: 0,
+            second_wins: 0,
+            draws: 0,
+            cycles: 0,
+            capped: 0,
+            tricks: Moments::default(),
+            cards: Moments::default(),
+            tricks_histogram: Histogram::default(),
+            cards_histogram: Histogram::default(),
+            longest_by_tricks: TopK::new(Measure::Tricks, top),
+            longest_by_cards: TopK::new(Measure::Cards, top),
+            loops: BTreeMap::new(),
+        }
+    }
+
+    /// How many longest games are kept.
+    pub fn top(&self) -> usize {
+        self.longest_by_tricks.k
+    }
+
+    /// Games that ended (wins and draws).
+    pub fn finished(&self) -> u64 {
+        self.first_wins + self.second_wins + self.draws
+    }
+
+    /// Adds one deal.
+    #[inline(always)]
+    pub fn add(&mut self, r: &DealRecord, deal: &[u8]) {
+        self.deals += 1;
+        let finish = match r.outcome {
+            DealOutcome::FirstWins => {
+                self.first_wins += 1;
+                Finish::First
+            }
+            DealOutcome::SecondWins => {
+                self.second_wins += 1;
+                Finish::Second
+            }
+            DealOutcome::Draw => {
+                self.draws += 1;
+                Finish::Draw
+            }
+            DealOutcome::Capped => {
+                self.capped += 1;
+                return;
+            }
+            DealOutcome::Cycle(c) => {
+                self.add_cycle(&c, deal);
+                return;
+            }
+        };
+        self.tricks.add(r.tricks);
+        self.cards.add(r.cards);
+        self.tricks_histogram.add(r.tricks);
+        self.cards_histogram.add(r.cards);
+        self.longest_by_tricks.offer(r.tricks, r.cards, finish, deal);
+        self.longest_by_cards.offer(r.tricks, r.cards, finish, deal);
+    }
+
+    #[cold]
+    fn add_cycle(&mut self, c: &CycleInfo, deal: &[u8]) {
+        self.cycles += 1;
+        let one = LoopStats {
+            period_tricks: c.period_tricks,
+            period_cards: c.period_cards,
+            deals: 1,
+            example: deal.to_vec(),
+            shortest_tail: c.tail_tricks,
+            shortest_tail_deal: deal.to_vec(),
+        };
+        match self.loops.get_mut(&c.id) {
+            Some(l) => l.merge(&one),
+            None => {
+                self.loops.insert(c.id, one);
+            }
+        }
+    }
+
+    /// Adds every deal counted in `o`.
+    pub fn merge(&mut self, o: &Stats) {
+        self.deals += o.deals;
+        self.first_wins += o.first_wins;
+        self.second_wins += o.second_wins;
+        self.draws += o.draws;
+        self.cycles += o.cycles;
+        self.capped += o.capped;
+        self.tricks.merge(&o.tricks);
+        self.cards.merge(&o.cards);
+        self.tricks_histogram.merge(&o.tricks_histogram);
+        self.cards_histogram.merge(&o.cards_histogram);
+        self.longest_by_tricks.merge(&o.longest_by_tricks);
+        self.longest_by_cards.merge(&o.longest_by_cards);
+        for (id, l) in &o.loops {
+            match self.loops.get_mut(id) {
+                Some(mine) => mine.merge(l),
+                None => {
+                    self.loops.insert(*id, l.clone());
+                }
+            }
+        }
+    }
+
+    /// The loop with the shortest tail: (tail tricks, deal, loop id), smallest deal on ties.
+    pub fn shortest_tail(&self) -> Option<(u64, &[u8], u64)> {
+        self.loops
+            .iter()
+            .map(|(&id, l)| (l.shortest_tail, l.shortest_tail_deal.as_slice(), id))
+            .min_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)))
+    }
+
+    /// Restores a list of longest games (decoding a saved state).
+    pub(crate) fn set_records(&mut self, measure: Measure, records: Vec<Record>) {
+        let list = match measure {
+            Measure::Tricks => &mut self.longest_by_tricks,
+            Measure::Cards => &mut self.longest_by_cards,
+        };
+        for r in records {
+            list.offer(r.tricks, r.cards, r.finish, &r.deal);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn record(tricks: u64, cards: u64, first: bool) -> DealRecord {
+        let outcome = if first { DealOutcome::FirstWins } else { DealOutcome::SecondWins };
+        DealRecord { outcome, tricks, cards }
+    }
+
+    #[test]
+    fn top_k_tie_break_by_deal() {
+        let mut s = Stats::new(2);
+        s.add(&record(5, 6, true), &[3, 1]);
+        s.add(&record(5, 7, true), &[2, 1]);
+        s.add(&record(5, 9, true), &[4, 1]);
+        s.add(&record(4, 9, true), &[1, 1]);
+        let deals: Vec<_> = s.longest_by_tricks.entries().iter().map(|r| r.deal.clone()).collect();
+        assert_eq!(deals, [vec![2, 1], vec![3, 1]]);
+        let deals: Vec<_> = s.longest_by_cards.entries().iter().map(|r| r.deal.clone()).collect();
+        assert_eq!(deals, [vec![1, 1], vec![4, 1]]);
+    }
+
+    #[test]
+    fn moments() {
+        let mut m = Moments::default();
+        for x in [2, 4, 4, 4, 5, 5, 7, 9] {
+            m.add(x);
+        }
+        assert_eq!(m.mean(), Some(5.0));
+        assert!((m.sd().unwrap() - (32.0f64 / 7.0).sqrt()).abs() < 1e-12);
+    }
+
+    proptest! {
+        /// Splitting the deals in any way and merging gives the same aggregates.
+        #[test]
+        fn merge_is_order_independent(
+            deals in proptest::collection::vec((0u64..70_000, 0u64..5, 0u8..6, 0u8..4), 0..60),
+            cut in 0usize..60,
+        ) {
+            let rec = |&(t, kind, a, b): &(u64, u64, u8, u8)| {
+                let outcome = match kind {
+                    0 => DealOutcome::FirstWins,
+                    1 => DealOutcome::SecondWins,
+                    2 => DealOutcome::Draw,
+                    3 => DealOutcome::Capped,
+                    _ => DealOutcome::Cycle(CycleInfo {
+                        id: u64::from(a % 3),
+                        tail_tricks: u64::from(b),
+                        tail_cards: u64::from(b),
+                        period_tricks: 7,
+                        period_cards: 8,
+                    }),
+                };
+                (DealRecord { outcome, tricks: t, cards: t + u64::from(a) }, vec![a, b])
+            };
+            let mut whole = Stats::new(3);
+            for d in &deals {
+                let (r, deal) = rec(d);
+                whole.add(&r, &deal);
+            }
+            let cut = cut.min(deals.len());
+            let (mut x, mut y) = (Stats::new(3), Stats::new(3));
+            for d in deals[..cut].iter().rev() {
+                let (r, deal) = rec(d);
+                x.add(&r, &deal);
+            }
+            for d in &deals[cut..] {
+                let (r, deal) = rec(d);
+                y.add(&r, &deal);
+            }
+            y.merge(&x);
+            prop_assert_eq!(y, whole);
+        }
+    }
+}
