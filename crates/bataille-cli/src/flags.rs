@@ -16,6 +16,10 @@ pub(crate) enum Command {
     Play(PlayArgs),
     /// Check every claim of the article (and the public record tables) against the engine.
     Verify(VerifyArgs),
+    /// Explore every deal of a deck, or random deals, in parallel: outcomes, records, cycles.
+    Explore(crate::explore::ExploreArgs),
+    /// Combine the output directories of `explore --shard` runs into one result.
+    Merge(crate::explore::MergeArgs),
 }
 
 /// Flags of `bataille play`.

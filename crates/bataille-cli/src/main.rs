@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+mod explore;
 mod flags;
 mod play;
 mod verify;
@@ -30,6 +31,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         flags::Command::Play(args) => play::run(args),
         flags::Command::Verify(args) => verify::run(args),
+        flags::Command::Explore(args) => explore::run(args),
+        flags::Command::Merge(args) => explore::merge(args),
     };
     match result {
         Ok(code) => code,

@@ -221,6 +221,8 @@ impl fmt::Display for TooManyArrangements {
     }
 }
 
+impl std::error::Error for TooManyArrangements {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@
 //! one that can be duplicated into longer aligned loops (article box 4).
 
 use bataille_engine::{
-    DeckSpec, Game, Limits, Methods, Outcome, Position, Scratch, aligned,
+    DeckSpec, Game, Limits, Method, Methods, Outcome, Position, Scratch, aligned,
     loop_positions, play_deterministic, play_random,
 };
 use rand::seq::SliceRandom;
@@ -74,6 +74,29 @@ impl Bataille {
         self.methods
     }
 
+    /// Rebuilds the game named by an [`DealGame::identity`] string (`bataille C=4 V=4 natural`,
+    /// `bataille C=2 V=5 natural/optimized cap=1000`), as saved in a state file.
+    pub fn from_identity(identity: &str) -> Option<Bataille> {
+        let mut words = identity.split(' ');
+        if words.next() != Some("bataille") {
+            return None;
+        }
+        let c = words.next()?.strip_prefix("C=")?.parse().ok()?;
+        let v = words.next()?.strip_prefix("V=")?.parse().ok()?;
+        let names = words.next()?;
+        let (first, second) = names.split_once('/').unwrap_or((names, names));
+        let methods = Methods::new(Method::from_name(first)?, Method::from_name(second)?);
+        let limits = match words.next() {
+            None => Limits::default_for(methods),
+            Some(cap) => Limits { max_tricks: cap.strip_prefix("cap=")?.parse().ok()? },
+        };
+        if words.next().is_some() {
+            return None;
+        }
+        let game = Bataille::new(DeckSpec::new(c, v).ok()?, methods, limits);
+        (game.identity() == identity).then_some(game)
+    }
+
     fn position(&self, deal: &[u8]) -> Position {
         Position::new(deal[..self.half].to_vec(), deal[self.half..].to_vec())
             .expect("a deal of a valid deck is a valid position")
@@ -88,7 +111,7 @@ impl DealGame for Bataille {
     }
 
     fn identity(&self) -> String {
-        let cap = if self.limits.max_tricks == u64::MAX {
+        let cap = if self.limits == Limits::default_for(self.methods) {
             String::new()
         } else {
             format!(" cap={}", self.limits.max_tricks)
@@ -184,7 +207,6 @@ impl DealGame for Bataille {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bataille_engine::Method;
 
     #[test]
     fn aligned_examples_from_the_article() {
@@ -200,6 +222,21 @@ mod tests {
         check("[2, 1, 5, 5, 6, 2, 6, 6, 4, 1, 4, 4] / [5, 3, 5, 1, 6, 3, 3, 2, 4, 2, 3, 1]", true);
         // The article's C=4 V=5 loop (28 tricks): no aligned C=4 V=5 loop is known (open problem).
         check("[3, 1, 5, 4, 3, 2, 4, 3, 3, 2] / [1, 1, 5, 4, 2, 2, 5, 4, 5, 1]", false);
+    }
+
+    #[test]
+    fn identity_round_trip() {
+        let check = |c, v, m: Methods, limits: Limits| {
+            let g = Bataille::new(DeckSpec::new(c, v).unwrap(), m, limits);
+            let back = Bataille::from_identity(&g.identity()).expect(&g.identity());
+            assert_eq!((back.spec, back.methods, back.limits), (g.spec, g.methods, g.limits));
+        };
+        let nat = Methods::both(Method::Natural);
+        check(4, 4, nat, Limits::DETERMINISTIC);
+        check(4, 13, Methods::new(Method::Random, Method::Optimized), Limits::RANDOM);
+        check(1, 9, nat, Limits { max_tricks: 77 });
+        assert!(Bataille::from_identity("bataille C=4 V=4").is_none());
+        assert!(Bataille::from_identity("bataille C=4 V=4 natural cap=x").is_none());
     }
 
     #[test]

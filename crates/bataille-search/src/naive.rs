@@ -4,7 +4,9 @@
 //! swap with a set, and aggregates computed from the full list of results.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap as HashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum NaiveMethod {
@@ -44,19 +46,37 @@ fn fingerprint(p: &Pos) -> u64 {
     h
 }
 
+/// A position as one vector: the first hand, a 0, the second hand.
+fn key(hands: &[Vec<u8>; 2]) -> Vec<u8> {
+    let mut k = hands[0].clone();
+    k.push(0);
+    k.extend(&hands[1]);
+    k
+}
+
+fn split(k: &[u8]) -> Pos {
+    let i = k.iter().position(|&c| c == 0).unwrap();
+    (k[..i].to_vec(), k[i + 1..].to_vec())
+}
+
 pub(crate) fn play(first: &[u8], second: &[u8], m: [NaiveMethod; 2]) -> NaiveResult {
     let symmetric = m[0] == m[1];
     let mut hands = [first.to_vec(), second.to_vec()];
-    let mut seen: HashMap<Pos, (u64, u64)> = HashMap::new();
-    let mut history: Vec<Pos> = Vec::new();
+    // Every position seen, with the tricks and cards played before it.
+    let mut seen: HashMap<Vec<u8>, (u64, u64)> =
+        HashMap::with_capacity_and_hasher(64, Default::default());
+    let mut table: Vec<(u8, u8)> = Vec::with_capacity(first.len() + 1);
+    let mut won: Vec<u8> = Vec::with_capacity(2 * first.len() + 2);
     let (mut tricks, mut cards) = (0u64, 0u64);
     loop {
-        let pos = (hands[0].clone(), hands[1].clone());
+        let pos = key(&hands);
         if let Some(&(t0, c0)) = seen.get(&pos) {
-            let on_loop = &history[t0 as usize..];
-            let mut candidates: Vec<Pos> = on_loop.to_vec();
+            // The loop: every position seen at or after the first occurrence.
+            let on_loop: Vec<Pos> =
+                seen.iter().filter(|(_, (t, _))| *t >= t0).map(|(k, _)| split(k)).collect();
+            let mut candidates = on_loop.clone();
             if symmetric {
-                candidates.extend(on_loop.iter().map(|(a, b)| (b.clone(), a.clone())));
+                candidates.extend(on_loop.into_iter().map(|(a, b)| (b, a)));
             }
             let smallest = candidates
                 .into_iter()
@@ -68,9 +88,8 @@ pub(crate) fn play(first: &[u8], second: &[u8], m: [NaiveMethod; 2]) -> NaiveRes
                 cards,
             };
         }
-        seen.insert(pos.clone(), (tricks, cards));
-        history.push(pos);
-        let mut table: Vec<(u8, u8)> = Vec::new();
+        seen.insert(pos, (tricks, cards));
+        table.clear();
         if hands[0].is_empty() || hands[1].is_empty() {
             return end(&hands, tricks, cards);
         }
@@ -85,7 +104,7 @@ pub(crate) fn play(first: &[u8], second: &[u8], m: [NaiveMethod; 2]) -> NaiveRes
             table.push((a, b));
             if a != b {
                 let w = usize::from(b > a);
-                let mut won: Vec<u8> = Vec::new();
+                won.clear();
                 match m[w] {
                     NaiveMethod::Natural => {
                         for &(x, y) in table.iter().rev() {
@@ -95,11 +114,11 @@ pub(crate) fn play(first: &[u8], second: &[u8], m: [NaiveMethod; 2]) -> NaiveRes
                         }
                     }
                     NaiveMethod::Optimized => {
-                        won = table.iter().flat_map(|&(x, y)| [x, y]).collect();
+                        won.extend(table.iter().flat_map(|&(x, y)| [x, y]));
                         won.sort_by(|x, y| y.cmp(x));
                     }
                 }
-                hands[w].extend(won);
+                hands[w].extend_from_slice(&won);
                 break;
             }
         }
@@ -188,8 +207,8 @@ pub(crate) fn aggregate(results: &[(Vec<u8>, NaiveResult)], top: usize) -> Naive
         let mut all: Vec<(u64, u64, Vec<u8>)> =
             finished.iter().map(|(d, r)| (r.tricks, r.cards, d.clone())).collect();
         all.sort_by(|x, y| {
-            let key = |e: &(u64, u64, Vec<u8>)| (Reverse(if by_cards { e.1 } else { e.0 }), e.2.clone());
-            key(x).cmp(&key(y))
+            let key = |e: &(u64, u64, Vec<u8>)| Reverse(if by_cards { e.1 } else { e.0 });
+            key(x).cmp(&key(y)).then_with(|| x.2.cmp(&y.2))
         });
         all.truncate(top);
         all

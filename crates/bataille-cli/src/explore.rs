@@ -1,0 +1,382 @@
+//! `bataille explore` and `bataille merge`: the search harness on the command line.
+//!
+//! `explore` validates its flags into a [`bataille_search::Plan`], runs it with a progress bar
+//! (plain periodic lines when stderr is not a terminal), saves checkpoints atomically
+//! (temporary file, fsync, rename) every `--checkpoint-every` seconds and on Ctrl-C, and writes
+//! the output directory:
+//!
+//! - `summary.csv`, `histograms.csv`, `records.csv`, `cycles.csv`: the results (columns in
+//!   [`bataille_search::report`]); byte-identical for the same work whatever `--threads`, and
+//!   for merged shards;
+//! - `state.txt`: the machine-readable state that `merge` reads (also identical);
+//! - `metadata.csv`: command, version, threads, shard, elapsed time, speed: the only file that
+//!   differs between runs.
+//!
+//! Exit codes: 0 done, 2 bad input, 130 interrupted by Ctrl-C (the checkpoint and the partial
+//! results are saved; `--resume` continues).
+
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use bataille_engine::{DeckSpec, Limits, Methods};
+use bataille_search::{Bataille, Mode, Options, Plan, Progress, Shard, State, explore, report};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::play::parse_method;
+
+/// Exit code of a run stopped by Ctrl-C.
+const EXIT_INTERRUPTED: u8 = 130;
+
+/// Flags of `bataille explore`.
+#[derive(Debug, Args)]
+pub(crate) struct ExploreArgs {
+    /// Number of colours C (copies of each value).
+    #[arg(long, short = 'c')]
+    colours: usize,
+    /// Number of values V.
+    #[arg(long, short = 'v')]
+    values: usize,
+    /// Stacking method of the first player (and of the second unless --method2 is given):
+    /// natural, optimized, random, ascending, first-player-first.
+    #[arg(long, short, default_value = "natural")]
+    method: String,
+    /// Stacking method of the second player.
+    #[arg(long)]
+    method2: Option<String>,
+    /// Play every deal once (one per mirror pair when the players are interchangeable).
+    #[arg(long, conflicts_with = "random", required_unless_present = "random")]
+    exhaustive: bool,
+    /// Play this many uniformly random deals.
+    #[arg(long, value_name = "N")]
+    random: Option<u64>,
+    /// Seed of the random deals and of the random stacking method.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Run only the K-th of N disjoint parts (1 ≤ K ≤ N), to combine later with `merge`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Save progress to this file periodically and on Ctrl-C.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Continue from the --checkpoint file.
+    #[arg(long, requires = "checkpoint")]
+    resume: bool,
+    /// Seconds between checkpoints.
+    #[arg(long, default_value_t = 60, value_name = "SECS")]
+    checkpoint_every: u64,
+    /// How many longest games to keep, by tricks and by cards.
+    #[arg(long, default_value_t = 10)]
+    top: usize,
+    /// Stop each game after this many tricks (default: none for deterministic methods,
+    /// 10,000,000 with a random method).
+    #[arg(long)]
+    max_tricks: Option<u64>,
+    /// Output directory (created if needed).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Stop after this many work units, as if interrupted (for tests of --resume).
+    #[arg(long, hide = true)]
+    max_units: Option<u64>,
+}
+
+/// Flags of `bataille merge`.
+#[derive(Debug, Args)]
+pub(crate) struct MergeArgs {
+    /// Output directories of `explore --shard` runs of one search.
+    #[arg(required = true, value_name = "DIR")]
+    parts: Vec<PathBuf>,
+    /// Output directory of the merged results.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+/// Set by Ctrl-C; polled by the workers between units.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+fn parse_shard(text: &str) -> Result<Shard> {
+    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)));
+    parsed.and_then(|(k, n)| Shard::new(k, n)).with_context(|| {
+        format!("invalid shard {text:?}: expected K/N with 1 ≤ K ≤ N, e.g. 3/8")
+    })
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file beside it, flushed to disk, renamed.
+fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    fs::rename(&tmp, path)?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        // Make the rename itself durable (best effort: not every platform opens directories).
+        if let Ok(d) = fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// The progress display and the checkpoint writer.
+struct Reporter {
+    bar: Option<ProgressBar>,
+    checkpoint: Option<PathBuf>,
+    deals: AtomicU64,
+    units: AtomicU64,
+    pending: AtomicU64,
+    started: Instant,
+    last_line: Mutex<Instant>,
+}
+
+impl Reporter {
+    fn new(checkpoint: Option<PathBuf>) -> Reporter {
+        let target = ProgressDrawTarget::stderr();
+        let bar = (!target.is_hidden()).then(|| {
+            let bar = ProgressBar::with_draw_target(Some(0), target);
+            let style = ProgressStyle::with_template(
+                "{elapsed_precise} [{wide_bar}] {percent}% {human_pos}/{human_len} deals, \
+                 {per_sec}, ETA {eta}",
+            )
+            .expect("a valid template")
+            .progress_chars("=> ");
+            bar.set_style(style);
+            bar
+        });
+        Reporter {
+            bar,
+            checkpoint,
+            deals: AtomicU64::new(0),
+            units: AtomicU64::new(0),
+            pending: AtomicU64::new(0),
+            started: Instant::now(),
+            last_line: Mutex::new(Instant::now()),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Progress for Reporter {
+    fn start(&self, pending: u64, deals: u128) {
+        self.pending.store(pending, Ordering::Relaxed);
+        if let Some(bar) = &self.bar {
+            bar.set_length(u64::try_from(deals).unwrap_or(u64::MAX));
+        }
+    }
+
+    fn unit_done(&self, deals: u64) {
+        let total = self.deals.fetch_add(deals, Ordering::Relaxed) + deals;
+        let units = self.units.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Some(bar) = &self.bar {
+            bar.inc(deals);
+            return;
+        }
+        // Plain lines every 10 s; a worker that finds the lock taken just goes on.
+        let Ok(mut last) = self.last_line.try_lock() else { return };
+        if last.elapsed() >= Duration::from_secs(10) {
+            *last = Instant::now();
+            let secs = self.started.elapsed().as_secs_f64();
+            eprintln!(
+                "explore: {units}/{} units, {total} deals, {:.0} deals/s, {secs:.0} s",
+                self.pending.load(Ordering::Relaxed),
+                total as f64 / secs
+            );
+        }
+    }
+
+    fn checkpoint(&self, state: &State) -> std::io::Result<()> {
+        match &self.checkpoint {
+            Some(path) => write_atomic(path, state.encode().as_bytes()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Writes the result files (all but the metadata) of `state` into `dir`.
+fn write_results(dir: &Path, game: &Bataille, plan: &Plan, state: &State) -> Result<String> {
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let file = |name: &str| -> Result<fs::File> {
+        let path = dir.join(name);
+        fs::File::create(&path).with_context(|| format!("cannot write {}", path.display()))
+    };
+    let cycles = report::cycle_rows(game, state);
+    report::write_summary(game, state, plan.deals(), file("summary.csv")?)?;
+    report::write_histograms(state, file("histograms.csv")?)?;
+    report::write_records(game, state, file("records.csv")?)?;
+    report::write_cycles(&cycles, file("cycles.csv")?)?;
+    write_atomic(&dir.join("state.txt"), state.encode().as_bytes())
+        .with_context(|| format!("cannot write {}", dir.join("state.txt").display()))?;
+    Ok(report::human_summary(game, state, &cycles))
+}
+
+fn write_metadata(dir: &Path, rows: &[(&str, String)]) -> Result<()> {
+    let path = dir.join("metadata.csv");
+    let mut w = csv::Writer::from_path(&path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    w.write_record(["key", "value"])?;
+    for (k, v) in rows {
+        w.write_record([*k, v.as_str()])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+fn command_line() -> String {
+    std::env::args().collect::<Vec<_>>().join(" ")
+}
+
+pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
+    let spec = DeckSpec::new(args.colours, args.values)?;
+    let first = parse_method(&args.method)?;
+    let second = match &args.method2 {
+        Some(name) => parse_method(name)?,
+        None => first,
+    };
+    let methods = Methods::new(first, second);
+    let mut limits = Limits::default_for(methods);
+    if let Some(max) = args.max_tricks {
+        if max == 0 {
+            bail!("--max-tricks must be at least 1, got 0");
+        }
+        limits.max_tricks = max;
+    }
+    let mode = match args.random {
+        Some(0) => bail!("--random must be at least 1 deal, got 0"),
+        Some(deals) => Mode::Random { deals },
+        None => Mode::Exhaustive,
+    };
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?.unwrap_or(Shard::WHOLE);
+    let game = Bataille::new(spec, methods, limits);
+    let plan = Plan::new(&game, mode, args.seed, args.top)?;
+    let resume = match (&args.checkpoint, args.resume) {
+        (Some(path), true) => {
+            let text = fs::read_to_string(path)
+                .with_context(|| format!("cannot read the checkpoint {}", path.display()))?;
+            let state = State::decode(&text)
+                .with_context(|| format!("cannot resume from {}", path.display()))?;
+            state
+                .check_resumable(plan.key(), shard)
+                .with_context(|| format!("cannot resume from {}", path.display()))?;
+            Some(state)
+        }
+        (Some(path), false) if path.exists() => bail!(
+            "the checkpoint {} already exists: pass --resume to continue it, or remove it",
+            path.display()
+        ),
+        _ => None,
+    };
+    let resumed = resume.is_some();
+    fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create the output directory {}", args.out.display()))?;
+
+    // The first Ctrl-C asks the workers to stop after their current unit; a second one quits.
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+        eprintln!("\nexplore: stopping after the current units (Ctrl-C again to quit at once)");
+    });
+    let options = Options {
+        threads: args.threads,
+        checkpoint_every: Duration::from_secs(args.checkpoint_every.max(1)),
+        max_units: args.max_units,
+    };
+    let reporter = Reporter::new(args.checkpoint.clone());
+    let started = Instant::now();
+    let ended = explore(&game, &plan, shard, resume, &options, &reporter, &STOP)?;
+    let elapsed = started.elapsed().as_secs_f64();
+    reporter.finish();
+
+    let summary = write_results(&args.out, &game, &plan, &ended.state)?;
+    let threads = if args.threads == 0 { rayon_threads() } else { args.threads };
+    write_metadata(
+        &args.out,
+        &[
+            ("command", command_line()),
+            ("version", env!("CARGO_PKG_VERSION").to_string()),
+            ("seed", args.seed.to_string()),
+            ("threads", threads.to_string()),
+            ("shard", shard.to_string()),
+            ("resumed", resumed.to_string()),
+            ("elapsed_s", format!("{elapsed:.3}")),
+            ("deals_played", ended.deals_played.to_string()),
+            ("deals_per_s", format!("{:.0}", ended.deals_played as f64 / elapsed.max(1e-9))),
+        ],
+    )?;
+    print!("{summary}");
+    println!(
+        "time:      {elapsed:.2} s, {} deals played, {:.0} deals/s on {threads} threads",
+        ended.deals_played,
+        ended.deals_played as f64 / elapsed.max(1e-9)
+    );
+    println!("results:   {}", args.out.display());
+    if ended.interrupted {
+        match &args.checkpoint {
+            Some(path) => {
+                println!("stopped before the end: continue with --resume (checkpoint {})", path.display())
+            }
+            None => println!("stopped before the end (no --checkpoint: the results are partial)"),
+        }
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+pub(crate) fn merge(args: MergeArgs) -> Result<ExitCode> {
+    let started = Instant::now();
+    let mut parts = Vec::new();
+    for dir in &args.parts {
+        let path = dir.join("state.txt");
+        let text = fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {} (is it an explore output?)", path.display()))?;
+        parts.push(State::decode(&text).with_context(|| format!("cannot read {}", path.display()))?);
+    }
+    let state = State::merge(&parts)?;
+    let game = Bataille::from_identity(&state.key.game)
+        .with_context(|| format!("unknown game {:?} in the state files", state.key.game))?;
+    let plan = Plan::with_unit_size(&game, state.key.mode, state.key.seed, state.key.top, state.key.unit_size)?;
+    if plan.key() != &state.key {
+        bail!("the state files do not describe a run of {}", state.key.game);
+    }
+    let summary = write_results(&args.out, &game, &plan, &state)?;
+    write_metadata(
+        &args.out,
+        &[
+            ("command", command_line()),
+            ("version", env!("CARGO_PKG_VERSION").to_string()),
+            ("parts", args.parts.len().to_string()),
+            ("elapsed_s", format!("{:.3}", started.elapsed().as_secs_f64())),
+        ],
+    )?;
+    print!("{summary}");
+    println!("results:   {}", args.out.display());
+    if !state.is_complete() {
+        println!(
+            "warning:   the parts cover {} of {} units: some shards are missing or unfinished",
+            state.done.len(),
+            state.key.units
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
