@@ -105,9 +105,9 @@ static STOP: AtomicBool = AtomicBool::new(false);
 
 fn parse_shard(text: &str) -> Result<Shard> {
     let parsed = text.split_once('/').and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)));
-    parsed.and_then(|(k, n)| Shard::new(k, n)).with_context(|| {
-        format!("invalid shard {text:?}: expected K/N with 1 ≤ K ≤ N, e.g. 3/8")
-    })
+    parsed
+        .and_then(|(k, n)| Shard::new(k, n))
+        .with_context(|| format!("invalid shard {text:?}: expected K/N with 1 ≤ K ≤ N, e.g. 3/8"))
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, flushed to disk, renamed.
@@ -330,7 +330,10 @@ pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
     if ended.interrupted {
         match &args.checkpoint {
             Some(path) => {
-                println!("stopped before the end: continue with --resume (checkpoint {})", path.display())
+                println!(
+                    "stopped before the end: continue with --resume (checkpoint {})",
+                    path.display()
+                )
             }
             None => println!("stopped before the end (no --checkpoint: the results are partial)"),
         }
@@ -348,14 +351,22 @@ pub(crate) fn merge(args: MergeArgs) -> Result<ExitCode> {
     let mut parts = Vec::new();
     for dir in &args.parts {
         let path = dir.join("state.txt");
-        let text = fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {} (is it an explore output?)", path.display()))?;
-        parts.push(State::decode(&text).with_context(|| format!("cannot read {}", path.display()))?);
+        let text = fs::read_to_string(&path).with_context(|| {
+            format!("cannot read {} (is it an explore output?)", path.display())
+        })?;
+        parts
+            .push(State::decode(&text).with_context(|| format!("cannot read {}", path.display()))?);
     }
     let state = State::merge(&parts)?;
     let game = Bataille::from_identity(&state.key.game)
         .with_context(|| format!("unknown game {:?} in the state files", state.key.game))?;
-    let plan = Plan::with_unit_size(&game, state.key.mode, state.key.seed, state.key.top, state.key.unit_size)?;
+    let plan = Plan::with_unit_size(
+        &game,
+        state.key.mode,
+        state.key.seed,
+        state.key.top,
+        state.key.unit_size,
+    )?;
     if plan.key() != &state.key {
         bail!("the state files do not describe a run of {}", state.key.game);
     }

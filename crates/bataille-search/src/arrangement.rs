@@ -244,7 +244,11 @@ mod tests {
         let mut i = 0;
         while i < n {
             if c[i] < i {
-                if i % 2 == 0 { a.swap(0, i) } else { a.swap(c[i], i) }
+                if i % 2 == 0 {
+                    a.swap(0, i)
+                } else {
+                    a.swap(c[i], i)
+                }
                 out.insert(a.clone());
                 c[i] += 1;
                 i = 0;

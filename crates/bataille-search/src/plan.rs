@@ -221,7 +221,10 @@ impl UnitSet {
         UnitSet { stride: 1, classes: [(0, iv)].into() }
     }
 
-    pub(crate) fn from_parts(stride: u64, classes: std::collections::BTreeMap<u64, Vec<(u64, u64)>>) -> UnitSet {
+    pub(crate) fn from_parts(
+        stride: u64,
+        classes: std::collections::BTreeMap<u64, Vec<(u64, u64)>>,
+    ) -> UnitSet {
         UnitSet { stride, classes }
     }
 
@@ -328,7 +331,9 @@ impl UnitSet {
 
     /// The units of `shard` not done yet, in increasing order.
     pub fn pending(&self, shard: Shard, units: u64) -> impl Iterator<Item = u64> + '_ {
-        (0..shard.units(units)).map(move |j| shard.index + j * shard.count).filter(|&u| !self.contains(u))
+        (0..shard.units(units))
+            .map(move |j| shard.index + j * shard.count)
+            .filter(|&u| !self.contains(u))
     }
 }
 
@@ -348,7 +353,10 @@ mod tests {
         let shard = |k| Shard::new(k, 3).unwrap();
         let mut parts: Vec<UnitSet> = (1..=3).map(|k| UnitSet::empty(shard(k))).collect();
         for (k, p) in parts.iter_mut().enumerate() {
-            for u in UnitSet::empty(shard(k as u64 + 1)).pending(shard(k as u64 + 1), 10).collect::<Vec<_>>() {
+            for u in UnitSet::empty(shard(k as u64 + 1))
+                .pending(shard(k as u64 + 1), 10)
+                .collect::<Vec<_>>()
+            {
                 p.insert(u);
             }
         }

@@ -39,7 +39,11 @@ fn float(x: Option<f64>) -> String {
 }
 
 /// The `summary.csv` rows.
-pub fn summary_rows<G: DealGame>(game: &G, state: &State, deals_in_run: u128) -> Vec<(String, String)> {
+pub fn summary_rows<G: DealGame>(
+    game: &G,
+    state: &State,
+    deals_in_run: u128,
+) -> Vec<(String, String)> {
     let k = &state.key;
     let s = &state.stats;
     let mut rows: Vec<(String, String)> = Vec::new();
@@ -60,17 +64,22 @@ pub fn summary_rows<G: DealGame>(game: &G, state: &State, deals_in_run: u128) ->
     put("cycles", s.cycles.to_string());
     put("capped", s.capped.to_string());
     put("distinct_cycles", s.loops.len().to_string());
-    for (name, m, h) in [
-        ("tricks", &s.tricks, &s.tricks_histogram),
-        ("cards", &s.cards, &s.cards_histogram),
-    ] {
+    for (name, m, h) in
+        [("tricks", &s.tricks, &s.tricks_histogram), ("cards", &s.cards, &s.cards_histogram)]
+    {
         let ci = m.ci95();
         put(&format!("{name}_mean"), float(m.mean()));
         put(&format!("{name}_sd"), float(m.sd()));
         put(&format!("{name}_ci95_low"), float(ci.map(|c| c.0)));
         put(&format!("{name}_ci95_high"), float(ci.map(|c| c.1)));
-        put(&format!("{name}_min"), h.iter().next().map(|(v, _)| v.to_string()).unwrap_or_default());
-        put(&format!("{name}_max"), h.iter().last().map(|(v, _)| v.to_string()).unwrap_or_default());
+        put(
+            &format!("{name}_min"),
+            h.iter().next().map(|(v, _)| v.to_string()).unwrap_or_default(),
+        );
+        put(
+            &format!("{name}_max"),
+            h.iter().last().map(|(v, _)| v.to_string()).unwrap_or_default(),
+        );
     }
     let tail = s.shortest_tail();
     put("shortest_tail_tricks", tail.map(|t| t.0.to_string()).unwrap_or_default());
@@ -110,7 +119,11 @@ pub fn write_histograms<W: io::Write>(state: &State, out: W) -> csv::Result<()> 
 }
 
 /// Writes `records.csv`.
-pub fn write_records<G: DealGame, W: io::Write>(game: &G, state: &State, out: W) -> csv::Result<()> {
+pub fn write_records<G: DealGame, W: io::Write>(
+    game: &G,
+    state: &State,
+    out: W,
+) -> csv::Result<()> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record(["measure", "rank", "tricks", "cards", "winner", "deal"])?;
     for list in [&state.stats.longest_by_tricks, &state.stats.longest_by_cards] {
@@ -208,7 +221,11 @@ pub fn write_cycles<W: io::Write>(rows: &[CycleRow], out: W) -> csv::Result<()> 
 }
 
 fn pct(part: u64, whole: u64) -> String {
-    if whole == 0 { String::new() } else { format!(" ({:.3}%)", 100.0 * part as f64 / whole as f64) }
+    if whole == 0 {
+        String::new()
+    } else {
+        format!(" ({:.3}%)", 100.0 * part as f64 / whole as f64)
+    }
 }
 
 fn mean_line(name: &str, m: &Moments) -> String {
@@ -225,7 +242,8 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
     let mut t = String::new();
     let _ = writeln!(t, "{} — {} (seed {})", state.key.game, state.key.mode, state.key.seed);
     if !state.is_complete() {
-        let _ = writeln!(t, "units:     {} of {} done (incomplete)", state.done.len(), state.key.units);
+        let _ =
+            writeln!(t, "units:     {} of {} done (incomplete)", state.done.len(), state.key.units);
     }
     let _ = writeln!(t, "deals:     {}", s.deals);
     let _ = writeln!(
@@ -237,11 +255,22 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
         s.second_wins,
         s.draws
     );
-    let _ = writeln!(t, "loops:     {}{}, {} distinct cycles", s.cycles, pct(s.cycles, s.deals), s.loops.len());
+    let _ = writeln!(
+        t,
+        "loops:     {}{}, {} distinct cycles",
+        s.cycles,
+        pct(s.cycles, s.deals),
+        s.loops.len()
+    );
     if s.capped > 0 {
         let _ = writeln!(t, "capped:    {}", s.capped);
     }
-    let _ = writeln!(t, "means:     {}; {} per player (finished games)", mean_line("tricks", &s.tricks), mean_line("cards", &s.cards));
+    let _ = writeln!(
+        t,
+        "means:     {}; {} per player (finished games)",
+        mean_line("tricks", &s.tricks),
+        mean_line("cards", &s.cards)
+    );
     for list in [&s.longest_by_tricks, &s.longest_by_cards] {
         if let Some(r) = list.entries().first() {
             let _ = writeln!(
@@ -255,7 +284,11 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
         }
     }
     if let Some((tail, deal, id)) = s.shortest_tail() {
-        let _ = writeln!(t, "shortest tail: {tail} tricks into cycle {id:016x}: {}", game.deal_text(deal));
+        let _ = writeln!(
+            t,
+            "shortest tail: {tail} tricks into cycle {id:016x}: {}",
+            game.deal_text(deal)
+        );
     }
     let aligned = cycles.iter().filter(|c| matches!(c.alignment, Alignment::Yes(_))).count();
     if !cycles.is_empty() {

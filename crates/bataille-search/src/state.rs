@@ -124,9 +124,9 @@ impl State {
         }
         match self.done.shard() {
             Some(s) if s == shard => Ok(()),
-            Some(s) => Err(StateError::Mismatch(format!(
-                "the checkpoint is of shard {s}, not {shard}"
-            ))),
+            Some(s) => {
+                Err(StateError::Mismatch(format!("the checkpoint is of shard {s}, not {shard}")))
+            }
             None => Err(StateError::Mismatch("the checkpoint is a merge of shards".to_string())),
         }
     }
@@ -349,7 +349,12 @@ impl<'a> Parser<'a> {
                     return Err(Parser::err(i, "expected 5 record fields"));
                 };
                 let finish = Finish::from_name(fin).ok_or_else(|| Parser::err(i, "bad finish"))?;
-                records.push(Record { tricks: num(i, t)?, cards: num(i, c)?, finish, deal: cards(i, deal)? });
+                records.push(Record {
+                    tricks: num(i, t)?,
+                    cards: num(i, c)?,
+                    finish,
+                    deal: cards(i, deal)?,
+                });
             }
             if records.len() > top {
                 return Err(Parser::err(0, "more records than kept"));
@@ -388,7 +393,9 @@ impl<'a> Parser<'a> {
     fn moments(&mut self, name: &str) -> Result<Moments, StateError> {
         let (i, f) = self.line("moments")?;
         match f[..] {
-            [m, n, s, q] if m == name => Ok(Moments { n: num(i, n)?, sum: num(i, s)?, sum_sq: num(i, q)? }),
+            [m, n, s, q] if m == name => {
+                Ok(Moments { n: num(i, n)?, sum: num(i, s)?, sum_sq: num(i, q)? })
+            }
             _ => Err(Parser::err(i, format!("expected the {name} moments"))),
         }
     }
@@ -400,7 +407,8 @@ impl<'a> Parser<'a> {
         }
         let mut h = Histogram::default();
         for pair in &f[1..] {
-            let (v, n) = pair.split_once(':').ok_or_else(|| Parser::err(i, "bad histogram pair"))?;
+            let (v, n) =
+                pair.split_once(':').ok_or_else(|| Parser::err(i, "bad histogram pair"))?;
             h.add_n(num(i, v)?, num(i, n)?);
         }
         Ok(h)

@@ -80,7 +80,8 @@ fn small_decks() -> Vec<(usize, usize)> {
 #[test]
 fn exhaustive_enumeration_equals_brute_force() {
     for (c, v) in small_decks() {
-        for m in [Methods::both(Method::Natural), Methods::new(Method::Natural, Method::Optimized)] {
+        for m in [Methods::both(Method::Natural), Methods::new(Method::Natural, Method::Optimized)]
+        {
             let game = Recorder(bataille(c, v, m));
             // An odd unit size puts unit boundaries everywhere relative to the mirror pairs.
             let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, 1, 7).unwrap();
@@ -113,7 +114,8 @@ fn cross_check(c: usize, v: usize, m: Methods) {
     let deals = naive::deals(game.deck(), game.reduces_by_swap());
     let h = game.deck().len() / 2;
     let mm = [naive_method(m.first), naive_method(m.second)];
-    let results: Vec<_> = deals.iter().map(|d| (d.clone(), naive::play(&d[..h], &d[h..], mm))).collect();
+    let results: Vec<_> =
+        deals.iter().map(|d| (d.clone(), naive::play(&d[..h], &d[h..], mm))).collect();
     let expected = naive::aggregate(&results, top);
     let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, top, 101).unwrap();
     let got = run(&game, &plan, Shard::WHOLE, None, &opts(2));
@@ -173,7 +175,10 @@ fn same_result_whatever_the_threads() {
         (bataille(4, 3, Methods::both(Method::Natural)), Mode::Exhaustive),
         (bataille(4, 3, Methods::both(Method::Random)), Mode::Exhaustive),
         (bataille(4, 4, Methods::both(Method::Optimized)), Mode::Random { deals: 3000 }),
-        (bataille(4, 4, Methods::new(Method::Random, Method::Natural)), Mode::Random { deals: 2000 }),
+        (
+            bataille(4, 4, Methods::new(Method::Random, Method::Natural)),
+            Mode::Random { deals: 2000 },
+        ),
     ];
     for (game, mode) in cases {
         let plan = Plan::with_unit_size(&game, mode, 42, 4, 97).unwrap();

@@ -1,0 +1,184 @@
+//! `bataille explore` and `bataille merge` as a user runs them: output files, reproducibility
+//! across threads, shards + merge, interruption + resume, and refusals of bad input.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bataille(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// A fresh scratch directory under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("explore-tests").join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const RESULTS: [&str; 5] =
+    ["summary.csv", "histograms.csv", "records.csv", "cycles.csv", "state.txt"];
+
+fn assert_same_results(a: &Path, b: &Path) {
+    for f in RESULTS {
+        let (x, y) = (fs::read(a.join(f)).unwrap(), fs::read(b.join(f)).unwrap());
+        assert!(x == y, "{f} differs between {} and {}", a.display(), b.display());
+    }
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let o = bataille(args);
+    assert!(o.status.success(), "{args:?}: {}", text(&o));
+    text(&o)
+}
+
+#[test]
+fn exhaustive_c4_v3_writes_the_tables() {
+    let dir = scratch("c4v3");
+    let out = dir.join("out");
+    let o =
+        run_ok(&["explore", "-c", "4", "-v", "3", "--exhaustive", "--out", out.to_str().unwrap()]);
+    assert!(o.contains("deals:     17370"), "{o}");
+    let summary = fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert!(summary.starts_with("key,value\ngame,bataille C=4 V=3 natural\n"), "{summary}");
+    assert!(summary.contains("\ndeals,17370\n") && summary.contains("\ncomplete,true\n"));
+    let cycles = fs::read_to_string(out.join("cycles.csv")).unwrap();
+    assert!(cycles.starts_with("cycle_id,period_tricks,period_cards,deals,example_deal,"));
+    let meta = fs::read_to_string(out.join("metadata.csv")).unwrap();
+    assert!(meta.contains("\nthreads,") && meta.contains("\nelapsed_s,"), "{meta}");
+}
+
+#[test]
+fn same_files_whatever_the_threads() {
+    let dir = scratch("threads");
+    for (name, args) in [
+        ("random", &["-c", "4", "-v", "5", "--random", "40000", "--seed", "7"][..]),
+        ("exhaustive", &["-c", "2", "-v", "5", "--exhaustive", "-m", "optimized"][..]),
+    ] {
+        let outs: Vec<PathBuf> = [1, 2, 3]
+            .iter()
+            .map(|t| {
+                let out = dir.join(format!("{name}-{t}"));
+                let t = t.to_string();
+                let mut a = vec!["explore", "--threads", &t, "--out", out.to_str().unwrap()];
+                a.extend(args);
+                run_ok(&a);
+                out
+            })
+            .collect();
+        assert_same_results(&outs[0], &outs[1]);
+        assert_same_results(&outs[0], &outs[2]);
+    }
+}
+
+#[test]
+fn merged_shards_equal_one_run() {
+    let dir = scratch("shards");
+    let common = ["-c", "4", "-v", "5", "--random", "60000", "--seed", "3", "-m", "natural"];
+    let whole = dir.join("whole");
+    let mut a = vec!["explore", "--out", whole.to_str().unwrap()];
+    a.extend(common);
+    run_ok(&a);
+    let parts: Vec<PathBuf> = (1..=3).map(|k| dir.join(format!("part{k}"))).collect();
+    for (k, p) in parts.iter().enumerate() {
+        let shard = format!("{}/3", k + 1);
+        let mut a = vec!["explore", "--shard", &shard, "--out", p.to_str().unwrap()];
+        a.extend(common);
+        run_ok(&a);
+    }
+    let merged = dir.join("merged");
+    let (p1, p2, p3) =
+        (parts[0].to_str().unwrap(), parts[1].to_str().unwrap(), parts[2].to_str().unwrap());
+    run_ok(&["merge", p3, p1, p2, "--out", merged.to_str().unwrap()]);
+    assert_same_results(&whole, &merged);
+    // Two of three parts: merged, but flagged incomplete.
+    let o = run_ok(&["merge", p1, p2, "--out", dir.join("partial").to_str().unwrap()]);
+    assert!(o.contains("some shards are missing"), "{o}");
+    // The same part twice is refused.
+    let o = bataille(&["merge", p1, p1, "--out", dir.join("twice").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("given twice"), "{}", text(&o));
+}
+
+#[test]
+fn interrupted_then_resumed_equals_one_run() {
+    let dir = scratch("resume");
+    let common = ["-c", "4", "-v", "4", "--random", "70000", "--seed", "11", "--threads", "2"];
+    let whole = dir.join("whole");
+    let mut a = vec!["explore", "--out", whole.to_str().unwrap()];
+    a.extend(common);
+    run_ok(&a);
+    let ckpt = dir.join("run.ckpt");
+    let out = dir.join("out");
+    let (ckpt_s, out_s) = (ckpt.to_str().unwrap(), out.to_str().unwrap());
+    let mut a = vec!["explore", "--out", out_s, "--checkpoint", ckpt_s, "--max-units", "2"];
+    a.extend(common);
+    let o = bataille(&a);
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o));
+    assert!(text(&o).contains("--resume"), "{}", text(&o));
+    // Without --resume an existing checkpoint is not overwritten.
+    let o = bataille(&a);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let mut a = vec!["explore", "--out", out_s, "--checkpoint", ckpt_s, "--resume"];
+    a.extend(common);
+    run_ok(&a);
+    assert_same_results(&whole, &out);
+    // A checkpoint of another run, or a damaged one, is refused.
+    let mut other =
+        vec!["explore", "--out", out_s, "--checkpoint", ckpt_s, "--resume", "--seed", "12"];
+    other.extend(&common[..6]);
+    let o = bataille(&other);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("seed is \"11\" in the checkpoint"), "{}", text(&o));
+    let saved = fs::read_to_string(&ckpt).unwrap();
+    fs::write(&ckpt, saved.replacen("counts ", "counts 9", 1)).unwrap();
+    let o = bataille(&a);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("checksum"), "{}", text(&o));
+}
+
+#[test]
+fn bad_input_is_refused() {
+    let dir = scratch("bad");
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    let check = |args: &[&str], needle: &str| {
+        let o = bataille(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(needle), "{args:?}: {}", text(&o));
+        assert!(!text(&o).contains("panicked"), "{args:?}");
+    };
+    check(
+        &["explore", "-c", "4", "-v", "3", "--exhaustive", "--shard", "0/3", "--out", out],
+        "invalid shard \"0/3\"",
+    );
+    check(
+        &["explore", "-c", "4", "-v", "3", "--exhaustive", "--shard", "x", "--out", out],
+        "invalid shard",
+    );
+    check(&["explore", "-c", "4", "-v", "3", "--random", "0", "--out", out], "at least 1 deal");
+    check(
+        &["explore", "-c", "4", "-v", "3", "--exhaustive", "--random", "5", "--out", out],
+        "cannot be used with",
+    );
+    check(&["explore", "-c", "4", "-v", "3", "--out", out], "required");
+    check(
+        &["explore", "-c", "4", "-v", "13", "--exhaustive", "--out", out],
+        "more than 2^64 arrangements",
+    );
+    check(&["explore", "-c", "0", "-v", "3", "--exhaustive", "--out", out], "colours");
+    check(
+        &["explore", "-c", "4", "-v", "3", "-m", "clever", "--exhaustive", "--out", out],
+        "unknown stacking method",
+    );
+    check(
+        &["explore", "-c", "4", "-v", "3", "--exhaustive", "--resume", "--out", out],
+        "--checkpoint",
+    );
+    check(&["merge", dir.to_str().unwrap(), "--out", out], "state.txt");
+}
