@@ -242,7 +242,8 @@ mod tests {
     fn identity_round_trip() {
         let check = |c, v, m: Methods, limits: Limits| {
             let g = Bataille::new(DeckSpec::new(c, v).unwrap(), m, limits);
-            let back = Bataille::from_identity(&g.identity()).expect(&g.identity());
+            let back = Bataille::from_identity(&g.identity())
+                .unwrap_or_else(|| panic!("{}", g.identity()));
             assert_eq!((back.spec, back.methods, back.limits), (g.spec, g.methods, g.limits));
         };
         let nat = Methods::both(Method::Natural);

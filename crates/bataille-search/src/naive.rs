@@ -173,6 +173,9 @@ pub(crate) fn deals(deck: &[u8], reduce: bool) -> BTreeSet<Vec<u8>> {
         .collect()
 }
 
+/// A loop: (period tricks, period cards, deals, smallest deal, shortest tail, its smallest deal).
+pub(crate) type NaiveLoop = (u64, u64, u64, Vec<u8>, u64, Vec<u8>);
+
 /// Aggregates computed from the full list, in plain collections.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct NaiveAggregates {
@@ -183,8 +186,7 @@ pub(crate) struct NaiveAggregates {
     pub(crate) cards_histogram: Vec<(u64, u64)>,
     pub(crate) longest_by_tricks: Vec<(u64, u64, Vec<u8>)>,
     pub(crate) longest_by_cards: Vec<(u64, u64, Vec<u8>)>,
-    /// id → (period tricks, period cards, deals, smallest deal, shortest tail, its smallest deal)
-    pub(crate) loops: BTreeMap<u64, (u64, u64, u64, Vec<u8>, u64, Vec<u8>)>,
+    pub(crate) loops: BTreeMap<u64, NaiveLoop>,
 }
 
 pub(crate) fn aggregate(results: &[(Vec<u8>, NaiveResult)], top: usize) -> NaiveAggregates {
@@ -193,7 +195,7 @@ pub(crate) fn aggregate(results: &[(Vec<u8>, NaiveResult)], top: usize) -> Naive
     let count = |o: NaiveOutcome| results.iter().filter(|(_, r)| r.outcome == o).count() as u64;
     let loops_n = results.len() as u64 - finished.len() as u64;
     let moments = |f: &dyn Fn(&NaiveResult) -> u64| {
-        let xs: Vec<u128> = finished.iter().map(|(_, r)| u128::from(f(&r))).collect();
+        let xs: Vec<u128> = finished.iter().map(|(_, r)| u128::from(f(r))).collect();
         (xs.len() as u64, xs.iter().sum(), xs.iter().map(|x| x * x).sum())
     };
     let histogram = |f: &dyn Fn(&NaiveResult) -> u64| {
@@ -213,7 +215,7 @@ pub(crate) fn aggregate(results: &[(Vec<u8>, NaiveResult)], top: usize) -> Naive
         all.truncate(top);
         all
     };
-    let mut loops: BTreeMap<u64, (u64, u64, u64, Vec<u8>, u64, Vec<u8>)> = BTreeMap::new();
+    let mut loops: BTreeMap<u64, NaiveLoop> = BTreeMap::new();
     for (d, r) in results {
         if let NaiveOutcome::Loop(id, tail, pt, pc) = r.outcome {
             let e = loops.entry(id).or_insert((pt, pc, 0, d.clone(), tail, d.clone()));

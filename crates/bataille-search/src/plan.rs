@@ -371,7 +371,7 @@ mod tests {
     #[test]
     fn shards_partition_units() {
         for n in 1..6 {
-            let mut seen = vec![0; 23];
+            let mut seen = [0; 23];
             for k in 1..=n {
                 let s = Shard::new(k, n).unwrap();
                 let units: Vec<u64> = UnitSet::empty(s).pending(s, 23).collect();

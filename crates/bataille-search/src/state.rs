@@ -224,7 +224,7 @@ impl State {
 
     /// Reads the text form, checking the version and the checksum.
     pub fn decode(text: &str) -> Result<State, StateError> {
-        if !text.starts_with(MAGIC) || text[MAGIC.len()..].chars().next() != Some('\n') {
+        if !text.starts_with(&format!("{MAGIC}\n")) {
             return Err(StateError::Magic);
         }
         let body_end = text.rfind("checksum ").ok_or(StateError::Checksum)?;
