@@ -100,7 +100,8 @@ pub(crate) struct MergeArgs {
     out: PathBuf,
 }
 
-/// Set by Ctrl-C; polled by the workers between units.
+/// Set by Ctrl-C (or SIGTERM, as a scheduler sends before pre-empting); polled by the workers
+/// between units.
 static STOP: AtomicBool = AtomicBool::new(false);
 
 fn parse_shard(text: &str) -> Result<Shard> {
