@@ -102,7 +102,6 @@ pub const MAX_EXHAUSTIVE_UNITS: u64 = 1 << 22;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
     key: RunKey,
-    arrangements: Arrangements,
     /// The number of arrangements (exhaustive mode).
     space: u64,
     /// Deals the whole run will play (the closed formula in exhaustive mode).
@@ -164,7 +163,7 @@ impl Plan {
             units: space.div_ceil(unit_size),
             top,
         };
-        Ok(Plan { key, arrangements, space, deals })
+        Ok(Plan { key, space, deals })
     }
 
     /// The run's key.
