@@ -43,7 +43,6 @@ pub enum TrickResult {
 }
 
 /// Two hands at a trick boundary, stored as two rings of 256 bytes.
-#[derive(Clone)]
 pub struct Game {
     rings: [[Card; MAX_CARDS]; 2],
     head: [u8; 2],
@@ -53,6 +52,39 @@ pub struct Game {
 impl std::fmt::Debug for Game {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Game({})", self.to_position())
+    }
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game { rings: self.rings, head: self.head, len: self.len }
+    }
+
+    /// Copies only the 32-byte blocks that hold cards in play (slots outside a hand are never
+    /// read) instead of both 256-byte rings: a search resets its working games at every deal,
+    /// and for small decks the two full copies were about 15% of the search time (a `memcpy`
+    /// call each), against a few inlined block moves.
+    #[inline]
+    fn clone_from(&mut self, src: &Game) {
+        const BLOCK: usize = 32;
+        for p in 0..2 {
+            let (h, n) = (usize::from(src.head[p]), usize::from(src.len[p]));
+            if h + n > MAX_CARDS {
+                self.rings[p] = src.rings[p];
+                continue;
+            }
+            let mut b = h & !(BLOCK - 1);
+            while b < h + n {
+                let dst: &mut [Card; BLOCK] =
+                    (&mut self.rings[p][b..b + BLOCK]).try_into().expect("a whole block");
+                let from: &[Card; BLOCK] =
+                    src.rings[p][b..b + BLOCK].try_into().expect("a whole block");
+                *dst = *from;
+                b += BLOCK;
+            }
+        }
+        self.head = src.head;
+        self.len = src.len;
     }
 }
 
