@@ -149,7 +149,7 @@ impl Reporter {
             let bar = ProgressBar::with_draw_target(Some(0), target);
             let style = ProgressStyle::with_template(
                 "{elapsed_precise} [{wide_bar}] {percent}% {human_pos}/{human_len} deals, \
-                 {per_sec}, ETA {eta}",
+                 {per_sec:0}, ETA {eta}",
             )
             .expect("a valid template")
             .progress_chars("=> ");
