@@ -116,26 +116,41 @@ pub fn explore<G: DealGame>(
         .map_err(|e| RunError::Threads { threads: options.threads, message: e.to_string() })?;
     let threads = pool.current_num_threads();
     let units = plan.key().units;
-    let mut pending: Vec<u64> = state.done.pending(shard, units).collect();
+    // Pending units are found lazily, walking the shard's units in order and skipping those
+    // done, so a run of billions of deals never lists its units.
+    let shard_units = shard.units(units);
+    let pending = shard_units.saturating_sub(state.done.len());
     let limit = options.max_units.unwrap_or(u64::MAX);
-    pending.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-    let share = pending.len() as f64 / units.max(1) as f64;
-    progress.start(pending.len() as u64, (plan.deals() as f64 * share) as u128);
+    let todo = pending.min(limit);
+    let share = todo as f64 / units.max(1) as f64;
+    progress.start(todo, (plan.deals() as f64 * share) as u128);
 
     let mut last_checkpoint = Instant::now();
     let mut deals_played = 0;
     let mut batch_len = threads * 4;
-    let mut next = 0;
-    while next < pending.len() && !stop.load(Ordering::Relaxed) {
-        let batch = &pending[next..(next + batch_len).min(pending.len())];
+    let mut j = 0; // the next local index of the shard to look at
+    let mut taken = 0; // units handed out in this invocation
+    let mut batch = Vec::new();
+    while !stop.load(Ordering::Relaxed) {
+        batch.clear();
+        while batch.len() < batch_len && j < shard_units && taken < limit {
+            let u = shard.index() + j * shard.count();
+            j += 1;
+            if !state.done.contains(u) {
+                batch.push(u);
+                taken += 1;
+            }
+        }
+        if batch.is_empty() {
+            break;
+        }
         let started = Instant::now();
-        let (stats, done) = pool.install(|| run_batch(game, plan, batch, progress, stop));
+        let (stats, done) = pool.install(|| run_batch(game, plan, &batch, progress, stop));
         deals_played += stats.deals;
         state.stats.merge(&stats);
         for &u in &done {
             state.done.insert(u);
         }
-        next += batch.len();
         // Aim for batches of about two seconds: long enough that the wait for the slowest unit
         // is small, short enough for timely checkpoints.
         let per_unit = started.elapsed().as_secs_f64() / batch.len() as f64;
@@ -146,7 +161,7 @@ pub fn explore<G: DealGame>(
             last_checkpoint = Instant::now();
         }
     }
-    let interrupted = state.done.pending(shard, units).next().is_some();
+    let interrupted = state.done.len() < shard_units;
     progress.checkpoint(&state).map_err(RunError::Checkpoint)?;
     Ok(Ended { state, interrupted, deals_played })
 }
