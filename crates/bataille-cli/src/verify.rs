@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use bataille_verify::{Status, catalogue};
 
 use crate::flags::VerifyArgs;
@@ -12,22 +12,26 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
         .into_iter()
         .filter(|e| args.filter.as_deref().is_none_or(|f| e.name.contains(f)))
         .collect();
-    let failed = entries.iter().filter(|e| e.status == Status::Fail).count();
+    if entries.is_empty() {
+        bail!("no catalogue entry matches --filter {:?}", args.filter.unwrap_or_default());
+    }
+    let width =
+        |f: &dyn Fn(&bataille_verify::Entry) -> usize| entries.iter().map(f).max().unwrap_or(0);
+    let (wn, wp) = (width(&|e| e.name.len()), width(&|e| e.published.chars().count()).min(40));
+    println!("{:<16}  {:<wn$}  {:<wp$}  computed", "status", "entry", "published");
     for e in &entries {
-        println!(
-            "{:<28} {:<18} {} | {} | {}",
-            e.name,
-            e.status.label(),
-            e.claim,
-            e.published,
-            e.computed
-        );
-        if args.details || e.status != Status::Ok {
-            if !e.evidence.is_empty() {
-                println!("    {}", e.evidence);
-            }
+        println!("{:<16}  {:<wn$}  {:<wp$}  {}", e.status.label(), e.name, e.published, e.computed);
+        println!("{:<16}  claim: {} ({})", "", e.claim, e.source);
+        if !e.evidence.is_empty() && (args.details || e.status != Status::Ok) {
+            println!("{:<16}  evidence: {}", "", e.evidence);
         }
     }
-    println!("{} checked, {} failed", entries.len(), failed);
+    let count = |s: Status| entries.iter().filter(|e| e.status == s).count();
+    let (ok, misprints, failed) = (count(Status::Ok), count(Status::Misprint), count(Status::Fail));
+    println!();
+    println!(
+        "{} claims checked: {ok} ok, {misprints} article misprints, {failed} failed",
+        entries.len()
+    );
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(crate::EXIT_FINDING) })
 }
