@@ -60,4 +60,7 @@ pub(crate) struct VerifyArgs {
     /// Print the evidence of every entry, not only of misprints and failures.
     #[arg(long)]
     pub(crate) details: bool,
+    /// Print the table in Markdown (as in the README).
+    #[arg(long)]
+    pub(crate) markdown: bool,
 }
