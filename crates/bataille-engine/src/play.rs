@@ -243,6 +243,7 @@ fn brent(
     let mut lam: u64 = 0;
     let mut tricks: u64 = 0;
     let mut battle_cards: u64 = 0;
+    let max_tricks = limits.max_tricks;
     macro_rules! sync {
         () => {
             g.head = [h0, h1];
@@ -263,7 +264,7 @@ fn brent(
     let mut saved_key = key(t0.wrapping_sub(h0), a, b);
     loop {
         // Here both hands are non-empty and `a`, `b` are their top cards.
-        if tricks == limits.max_tricks {
+        if tricks == max_tricks {
             return result!(Outcome::Capped);
         }
         h0 = h0.wrapping_add(1);
