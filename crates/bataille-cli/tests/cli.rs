@@ -92,3 +92,13 @@ fn play_outcomes_and_options() {
     assert!(a.status.success());
     assert_eq!(stdout(&a), stdout(&b));
 }
+
+#[test]
+fn scripted_orders_replay_box_3() {
+    let o = bataille(&["play", "[4, 1] / [2, 3]", "--orders", "4,2;1,3;4,1;2,3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("come back to the start: a loop of 4 tricks"), "{}", stdout(&o));
+    let o = bataille(&["play", "[4, 1] / [2, 3]", "--orders", "4,2;3,3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not an arrangement of the cards won"), "{}", stderr(&o));
+}

@@ -42,6 +42,29 @@ pub enum TrickResult {
     Ended(Ending),
 }
 
+/// A scripted order that is not the cards won in its trick.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderError {
+    /// The cards on the table, in reveal order (first player's card first in each pair).
+    pub won: Vec<Card>,
+    /// The order given.
+    pub order: Vec<Card>,
+}
+
+impl std::fmt::Display for OrderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let show = |c: &[Card]| c.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+        write!(
+            f,
+            "the order {} is not an arrangement of the cards won in this trick ({})",
+            show(&self.order),
+            show(&self.won)
+        )
+    }
+}
+
+impl std::error::Error for OrderError {}
+
 /// Two hands at a trick boundary, stored as two rings of 256 bytes.
 ///
 /// Player `p`'s ring is `ring[256 p .. 256 p + 256]`; `head[p]` and `tail[p]` are free-running
@@ -215,6 +238,40 @@ impl Game {
         }
     }
 
+    /// Plays one trick in which the winner stacks the cards in the explicit `order` (first =
+    /// nearest the top): a scripted trick, to replay published choices of the random method.
+    /// `order` must hold exactly the cards won; otherwise nothing is played and the error says
+    /// which cards were won. The caller has checked [`Game::ending`] is `None`.
+    pub fn trick_with_order(&mut self, order: &[Card]) -> Result<Trick, OrderError> {
+        debug_assert!(self.ending().is_none());
+        let before = self.clone();
+        let mut won = Vec::new();
+        let mut reveals = 0;
+        let winner = loop {
+            if let Some(end) = self.ending() {
+                return Ok(Trick { reveals, result: TrickResult::Ended(end) });
+            }
+            let (a, b) = (self.pop(0), self.pop(1));
+            reveals += 1;
+            won.extend([a, b]);
+            if a != b {
+                break if a > b { Player::First } else { Player::Second };
+            }
+        };
+        let mut sorted_won = won.clone();
+        sorted_won.sort_unstable();
+        let mut sorted_order = order.to_vec();
+        sorted_order.sort_unstable();
+        if sorted_won != sorted_order {
+            *self = before;
+            return Err(OrderError { won, order: order.to_vec() });
+        }
+        for &c in order {
+            self.push(winner.index(), c);
+        }
+        Ok(Trick { reveals, result: TrickResult::Taken(winner) })
+    }
+
     /// Whether both hands are the same as in `other`.
     #[inline(always)]
     pub fn same_position(&self, other: &Game) -> bool {
@@ -318,6 +375,20 @@ mod tests {
         let mut g = Game::new(&"1/1,2".parse().unwrap());
         let t = g.trick(Methods::both(Method::Natural), &mut NoRandom);
         assert_eq!(t, Trick { reveals: 1, result: TrickResult::Ended(Ending::SecondWins) });
+    }
+
+    #[test]
+    fn scripted_orders() {
+        // Box 3 of the article: [4, 1] / [2, 3] comes back in four scripted tricks.
+        let start: Position = "[4, 1] / [2, 3]".parse().unwrap();
+        let mut g = Game::new(&start);
+        for order in [[4, 2], [1, 3], [4, 1], [2, 3]] {
+            g.trick_with_order(&order).unwrap();
+        }
+        assert_eq!(g.to_position(), start);
+        let err = g.trick_with_order(&[4, 4]).unwrap_err();
+        assert_eq!(err.won, vec![4, 2]);
+        assert_eq!(g.to_position(), start, "a refused order plays nothing");
     }
 
     #[test]
