@@ -22,10 +22,8 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
             e.published,
             e.computed
         );
-        if args.details || e.status != Status::Ok {
-            if !e.evidence.is_empty() {
-                println!("    {}", e.evidence);
-            }
+        if (args.details || e.status != Status::Ok) && !e.evidence.is_empty() {
+            println!("    {}", e.evidence);
         }
     }
     println!("{} checked, {} failed", entries.len(), failed);

@@ -232,8 +232,8 @@ pub struct MatchTable {
 }
 
 impl MatchTable {
-    /// The largest heap a table accepts (its memory is 4 bytes per heap size).
-    pub const MAX_LEFT: u64 = 500_000_000;
+    /// The largest heap a table accepts (4 bytes per heap size: 800 MB at most).
+    pub const MAX_LEFT: u64 = 200_000_000;
 
     /// Solves every heap size from 0 to `max_left`.
     pub fn new(game: MatchGame, max_left: u32) -> Result<MatchTable, RuleError> {
@@ -388,6 +388,29 @@ mod tests {
             assert_eq!(t.min_winning_take(a).map(u64::from), z.last().copied(), "a = {a}");
         }
         assert_eq!(t.min_winning_take(1), None);
+    }
+
+    proptest::proptest! {
+        /// For any rule, every winning take leads to a P-position and every other legal take to
+        /// an N-position (the definition of the outcomes, checked on the table's own answers).
+        #[test]
+        fn table_is_self_consistent(k in 0u32..6, q in 0u32..3, left in 0u32..400, prev in 0u32..60) {
+            let Ok(rule) = Rule::new(k, q) else { return Ok(()) };
+            for convention in [Convention::Normal, Convention::Misere] {
+                let t = MatchTable::new(MatchGame { rule, convention }, 400).unwrap();
+                let p = MatchPos { left, prev };
+                let winning = t.winning_takes(p).unwrap();
+                let max = rule.cap(prev).min(u64::from(left)) as u32;
+                for take in 1..=max {
+                    let q = MatchPos { left: left - take, prev: take };
+                    let lost = t.outcome(q).unwrap() == Outcome::Lose;
+                    proptest::prop_assert_eq!(lost, winning.contains(&take));
+                }
+                if left > 0 {
+                    proptest::prop_assert_eq!(t.outcome(p).unwrap().is_win(), !winning.is_empty());
+                }
+            }
+        }
     }
 
     #[test]

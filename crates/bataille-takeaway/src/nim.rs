@@ -207,6 +207,34 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// On large heaps, the closed forms are consistent with themselves: winning moves lead
+        /// to P-positions, and from a P-position every move (here: to each smaller size of each
+        /// row, sampled) leads to an N-position.
+        #[test]
+        fn closed_forms_are_consistent(
+            heaps in proptest::collection::vec(0u64..1 << 40, 1..6),
+            cut in 0u64..1 << 40,
+            misere in proptest::bool::ANY,
+        ) {
+            let c = if misere { Convention::Misere } else { Convention::Normal };
+            let moves = winning_moves(&heaps, c);
+            let any = heaps.iter().any(|&h| h > 0);
+            proptest::prop_assert_eq!(outcome(&heaps, c).is_win(), !moves.is_empty() || !any);
+            for m in &moves {
+                proptest::prop_assert_eq!(outcome(&m.apply(&heaps), c), Outcome::Lose);
+            }
+            if outcome(&heaps, c) == Outcome::Lose {
+                for (row, &h) in heaps.iter().enumerate() {
+                    if h > 0 {
+                        let m = NimMove { row, from: h, to: cut % h };
+                        proptest::prop_assert_eq!(outcome(&m.apply(&heaps), c), Outcome::Win);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn enumerations() {
         assert_eq!(sorted_positions(2, 2).len(), 6);

@@ -35,6 +35,9 @@ enum Label {
     Lose,
 }
 
+/// A move of `G` with the position it leads to.
+pub type MoveTo<G> = (<G as Game>::Move, <G as Game>::Position);
+
 /// Memoised exact solver of a [`Game`].
 #[derive(Debug)]
 pub struct Solver<'g, G: Game> {
@@ -92,10 +95,7 @@ impl<'g, G: Game> Solver<'g, G> {
 
     /// Every winning move from `p` (those that leave a P-position), in the game's move order,
     /// with the positions they lead to. Empty when `p` is a P-position.
-    pub fn winning_moves(
-        &mut self,
-        p: &G::Position,
-    ) -> Result<Vec<(G::Move, G::Position)>, SolveError> {
+    pub fn winning_moves(&mut self, p: &G::Position) -> Result<Vec<MoveTo<G>>, SolveError> {
         let mut moves = Vec::new();
         self.game.moves(p, &mut moves);
         let mut winning = Vec::new();

@@ -110,8 +110,8 @@ pub struct TwoHeapTable {
 }
 
 impl TwoHeapTable {
-    /// The largest heap a table accepts (memory grows as its square).
-    pub const MAX_HEAP: u32 = 20_000;
+    /// The largest heap a table accepts (4 bytes per pair of heaps: 100 MB at most).
+    pub const MAX_HEAP: u32 = 5_000;
 
     /// Solves every pair of heaps up to `max` each.
     pub fn new(game: TwoHeapGame, max: u32) -> Result<TwoHeapTable, RuleError> {

@@ -439,7 +439,7 @@ fn theorem(t: &MatchTable, b: &Bounds) -> Check {
             let won = z <= 2 * u64::from(n);
             let brute: Vec<u32> =
                 solver.winning_moves(&p).expect("small").into_iter().map(|(m, _)| m).collect();
-            if won != !brute.is_empty() || (won && !brute.contains(&(z as u32))) {
+            if won == brute.is_empty() || (won && !brute.contains(&(z as u32))) {
                 mismatches.push(format!("({a},{n})"));
             }
         }
