@@ -744,6 +744,9 @@ fn csv_writer(output: Option<&str>) -> Result<csv::Writer<Box<dyn Write>>> {
     Ok(csv::Writer::from_writer(w))
 }
 
+/// The most rows `table positions` writes.
+const MAX_TABLE_ROWS: u64 = 20_000_000;
+
 fn joined(moves: &[Move]) -> String {
     moves.iter().map(|m| m.text.as_str()).collect::<Vec<_>>().join("; ")
 }
@@ -756,17 +759,27 @@ fn positions(a: PositionsArgs) -> Result<ExitCode> {
     let mut args = a.game.clone();
     args.heaps = if a.game.game == GameKind::TwoHeaps { vec![0, 0] } else { vec![0] };
     let spec = GameSpec::new(&args)?;
-    let engine = Engine::new(&spec, a.max)?;
-    let mut w = csv_writer(a.output.as_deref())?;
     let max32 = heap_u32(a.max, "--max")?;
     let prev_max = a.prev_max.unwrap_or(max32);
+    let (m, p) = (a.max as f64 + 1.0, f64::from(prev_max) + 1.0);
+    let rows = match spec.kind {
+        Kind::Nim(_) => (1..=a.rows).map(|i| (m - 1.0 + i as f64) / i as f64).product(),
+        Kind::Subtraction(_) => m,
+        Kind::Matches(_) => m * p,
+        Kind::TwoHeaps(_) => m * (m + 1.0) / 2.0 * p,
+    };
+    if rows > MAX_TABLE_ROWS as f64 {
+        bail!(
+            "the table would have about {rows:.0} rows, more than {MAX_TABLE_ROWS}: lower --max, \
+             --rows or --prev-max"
+        );
+    }
+    let engine = Engine::new(&spec, a.max)?;
+    let mut w = csv_writer(a.output.as_deref())?;
     match spec.kind {
         Kind::Nim(_) => {
             if a.rows == 0 || a.rows > 8 {
                 bail!("--rows must be 1 to 8, not {}", a.rows);
-            }
-            if a.max > 64 {
-                bail!("--max must be at most 64 for nim tables, not {}", a.max);
             }
             w.write_record(["rows", "outcome", "nim_sum", "winning_moves"])?;
             for r in nim::sorted_positions(a.rows, a.max) {

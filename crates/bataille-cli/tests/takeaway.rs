@@ -231,6 +231,8 @@ fn bad_input_is_a_usage_error() {
         &["takeaway", "solve", "subtraction", "9", "--max-take", "0"],
         &["takeaway", "table", "positions", "nim", "1", "2"],
         &["takeaway", "table", "positions", "nim", "--rows", "0"],
+        &["takeaway", "table", "positions", "nim", "--rows", "8", "--max", "64"],
+        &["takeaway", "table", "positions", "two-heaps", "--max", "5000"],
         &["takeaway", "table", "sequence", "--rule", "n+"],
         &["takeaway", "table", "positions", "fort-boyard", "--output", "/nonexistent/dir/x.csv"],
         &["takeaway", "play", "nim", "1", "--first", "nobody"],
