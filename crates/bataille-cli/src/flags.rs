@@ -16,6 +16,8 @@ pub(crate) enum Command {
     Play(PlayArgs),
     /// Check every claim of the article (and the public record tables) against the engine.
     Verify(VerifyArgs),
+    /// The take-away games of the companion documents: Nim, Marienbad, Fort Boyard, matches.
+    Takeaway(crate::takeaway::TakeawayArgs),
 }
 
 /// Flags of `bataille play`.

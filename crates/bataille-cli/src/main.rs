@@ -11,6 +11,7 @@ use clap::Parser;
 
 mod flags;
 mod play;
+mod takeaway;
 mod verify;
 
 /// Exit code for a finding the user asked to be told about (e.g. a `verify` mismatch).
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         flags::Command::Play(args) => play::run(args),
         flags::Command::Verify(args) => verify::run(args),
+        flags::Command::Takeaway(args) => takeaway::run(args),
     };
     match result {
         Ok(code) => code,

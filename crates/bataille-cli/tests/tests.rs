@@ -1,3 +1,4 @@
 //! Integration tests of the `bataille` binary.
 
 mod cli;
+mod takeaway;
