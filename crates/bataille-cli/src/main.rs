@@ -12,6 +12,7 @@ use clap::Parser;
 mod explore;
 mod flags;
 mod play;
+mod takeaway;
 mod verify;
 
 /// Exit code for a finding the user asked to be told about (e.g. a `verify` mismatch).
@@ -20,6 +21,7 @@ const EXIT_FINDING: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
+    reset_sigpipe();
     let cli = match flags::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
         flags::Command::Verify(args) => verify::run(args),
         flags::Command::Explore(args) => explore::run(args),
         flags::Command::Merge(args) => explore::merge(args),
+        flags::Command::Takeaway(args) => takeaway::run(args),
     };
     match result {
         Ok(code) => code,
@@ -40,5 +43,15 @@ fn main() -> ExitCode {
             eprintln!("bataille: error: {e:#}");
             ExitCode::from(EXIT_USAGE)
         }
+    }
+}
+
+/// Lets `bataille verify | head` end quietly: with the default SIGPIPE action a closed pipe ends
+/// the process, as for any Unix filter, instead of making `println!` panic.
+fn reset_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
