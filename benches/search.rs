@@ -1,7 +1,7 @@
-//! Harness throughput: deals per second on one unit (sequential, one core) and on a batch of
+//! Search harness throughput: deals per second on one unit (sequential, one core) and on a batch of
 //! units over every core (parallel), for the two reference workloads of the issue.
 //!
-//! Run with `cargo bench -p bataille-search --bench explore`; criterion prints the time per
+//! Run with `cargo bench -p bataille-benches --bench search`; criterion prints the time per
 //! iteration and the throughput in deals/s.
 
 use std::hint::black_box;
