@@ -70,7 +70,6 @@ impl std::error::Error for OrderError {}
 /// Player `p`'s ring is `ring[256 p .. 256 p + 256]`; `head[p]` and `tail[p]` are free-running
 /// counters (wrapping), the hand being the cards at `head..tail` modulo 256. A player never
 /// holds more than [`MAX_CARDS`] cards, so the ring never overflows.
-#[derive(Clone)]
 pub struct Game {
     pub(crate) ring: [Card; 2 * MAX_CARDS],
     pub(crate) head: [u32; 2],
@@ -86,6 +85,42 @@ pub(crate) fn slot(p: usize, i: u32) -> usize {
 impl std::fmt::Debug for Game {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Game({})", self.to_position())
+    }
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game { ring: self.ring, head: self.head, tail: self.tail }
+    }
+
+    /// Copies only the 32-byte blocks of each ring that hold the hand (the other slots are
+    /// never read) rather than all 512 bytes: `play_deterministic` clones the game twice per
+    /// deal and at every Brent save, and the full copies (a `memcpy` call each) were about 18%
+    /// of an exhaustive C=4 V=4 search.
+    #[inline]
+    fn clone_from(&mut self, src: &Game) {
+        const BLOCK: usize = 32;
+        for p in 0..2 {
+            let base = p * MAX_CARDS;
+            let start = src.head[p] as usize & (MAX_CARDS - 1);
+            let end = start + src.tail[p].wrapping_sub(src.head[p]) as usize;
+            if end > MAX_CARDS {
+                let dst: &mut [Card; MAX_CARDS] =
+                    (&mut self.ring[base..base + MAX_CARDS]).try_into().expect("a whole ring");
+                *dst = src.ring[base..base + MAX_CARDS].try_into().expect("a whole ring");
+                continue;
+            }
+            let mut b = start & !(BLOCK - 1);
+            while b < end {
+                let at = base + b;
+                let dst: &mut [Card; BLOCK] =
+                    (&mut self.ring[at..at + BLOCK]).try_into().expect("a whole block");
+                *dst = src.ring[at..at + BLOCK].try_into().expect("a whole block");
+                b += BLOCK;
+            }
+        }
+        self.head = src.head;
+        self.tail = src.tail;
     }
 }
 
