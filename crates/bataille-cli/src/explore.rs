@@ -283,6 +283,11 @@ pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
         ),
         _ => None,
     };
+    if let Some(dir) = args.checkpoint.as_deref().and_then(Path::parent) {
+        if !dir.as_os_str().is_empty() && !dir.is_dir() {
+            bail!("cannot write the checkpoint: the directory {} does not exist", dir.display());
+        }
+    }
     let resumed = resume.is_some();
     fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create the output directory {}", args.out.display()))?;

@@ -181,4 +181,10 @@ fn bad_input_is_refused() {
         "--checkpoint",
     );
     check(&["merge", dir.to_str().unwrap(), "--out", out], "state.txt");
+    let ckpt = dir.join("no-such-dir").join("x.ckpt");
+    let ckpt = ckpt.to_str().unwrap();
+    check(
+        &["explore", "-c", "2", "-v", "2", "--exhaustive", "--checkpoint", ckpt, "--out", out],
+        "does not exist",
+    );
 }

@@ -131,10 +131,6 @@ impl DealGame for Bataille {
         self.reduce
     }
 
-    fn is_random(&self) -> bool {
-        !self.methods.is_deterministic()
-    }
-
     fn seek(&self, w: &mut BatailleWorker, rank: u128) {
         self.arrangements.unrank(rank, &mut w.deal);
     }

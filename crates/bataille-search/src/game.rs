@@ -86,10 +86,6 @@ pub trait DealGame: Sync {
     /// [`DealGame::is_canonical`] picks it).
     fn reduces_by_swap(&self) -> bool;
 
-    /// Whether the game draws random numbers while playing (the rng passed to
-    /// [`DealGame::play`] then matters).
-    fn is_random(&self) -> bool;
-
     /// Sets the worker's deal to the arrangement of rank `rank` (lexicographic).
     fn seek(&self, w: &mut Self::Worker, rank: u128);
 

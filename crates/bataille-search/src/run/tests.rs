@@ -37,9 +37,6 @@ impl DealGame for Recorder {
     fn reduces_by_swap(&self) -> bool {
         self.0.reduces_by_swap()
     }
-    fn is_random(&self) -> bool {
-        false
-    }
     fn seek(&self, w: &mut Self::Worker, rank: u128) {
         self.0.seek(&mut w.0, rank)
     }
