@@ -16,6 +16,8 @@ pub(crate) enum Command {
     Play(PlayArgs),
     /// Check every claim of the article (and the public record tables) against the engine.
     Verify(VerifyArgs),
+    /// Beggar-my-neighbour (bataille anglaise): play a game, verify the published games.
+    Bmn(crate::bmn::BmnArgs),
 }
 
 /// Flags of `bataille play`.

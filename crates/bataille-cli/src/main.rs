@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+mod bmn;
 mod flags;
 mod play;
 mod verify;
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         flags::Command::Play(args) => play::run(args),
         flags::Command::Verify(args) => verify::run(args),
+        flags::Command::Bmn(args) => bmn::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,3 +1,4 @@
 //! Integration tests of the `bataille` binary.
 
+mod bmn;
 mod cli;
