@@ -47,6 +47,12 @@ pub(crate) struct PlayArgs {
     /// Accept cards that do not form a whole deck (any cards from 1 to V).
     #[arg(long)]
     pub(crate) partial: bool,
+    /// Play scripted tricks instead of a stacking method: the order in which the winner stacks
+    /// the cards of each trick, tricks separated by ';' (e.g. "4,2;1,3;4,1;2,3" for the
+    /// article's box 3). Every position is printed, and whether the script comes back to the
+    /// start.
+    #[arg(long, conflicts_with_all = ["method", "method2", "seed"])]
+    pub(crate) orders: Option<String>,
     /// Stop after this many tricks (default: none for deterministic methods, 10,000,000 with a
     /// random method).
     #[arg(long)]
@@ -62,4 +68,7 @@ pub(crate) struct VerifyArgs {
     /// Print the evidence of every entry, not only of misprints and failures.
     #[arg(long)]
     pub(crate) details: bool,
+    /// Print the table in Markdown (as in the README).
+    #[arg(long)]
+    pub(crate) markdown: bool,
 }

@@ -20,6 +20,7 @@ const EXIT_FINDING: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
+    reset_sigpipe();
     let cli = match flags::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -39,5 +40,15 @@ fn main() -> ExitCode {
             eprintln!("bataille: error: {e:#}");
             ExitCode::from(EXIT_USAGE)
         }
+    }
+}
+
+/// Lets `bataille verify | head` end quietly: with the default SIGPIPE action a closed pipe ends
+/// the process, as for any Unix filter, instead of making `println!` panic.
+fn reset_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use bataille_engine::{
-    DeckSpec, Game, GameResult, Limits, Method, Methods, NoRandom, Outcome, Position, TrickResult,
-    aligned, play,
+    Card, DeckSpec, Game, GameResult, Limits, Method, Methods, NoRandom, Outcome, Position,
+    TrickResult, aligned, play,
 };
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -29,6 +29,10 @@ enum Deck {
 }
 
 pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
+    if let Some(orders) = &args.orders {
+        let (deal, _) = parse_deal(&args.deal, args.colours, args.values, args.partial)?;
+        return run_script(&deal, orders);
+    }
     let config = PlayConfig::new(args)?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
     let result = play(&config.deal, config.methods, &mut rng, config.limits);
@@ -114,6 +118,49 @@ impl PlayConfig {
         }
         Ok(PlayConfig { deal, deck, methods, seed: args.seed, trace: args.trace, limits })
     }
+}
+
+/// Plays the scripted tricks of `orders` from `deal`, printing every position.
+fn run_script(deal: &Position, orders: &str) -> Result<ExitCode> {
+    let script: Vec<Vec<Card>> = orders
+        .split(';')
+        .map(|t| {
+            t.split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|s| !s.is_empty())
+                .map(|s| {
+                    s.parse::<Card>().with_context(|| format!("{s:?} is not a card in --orders"))
+                })
+                .collect::<Result<Vec<Card>>>()
+        })
+        .collect::<Result<_>>()?;
+    let mut g = Game::new(deal);
+    let mut line = deal.to_string();
+    for (i, order) in script.iter().enumerate() {
+        if g.ending().is_some() {
+            bail!("the game is over after {i} tricks but --orders has {} tricks", script.len());
+        }
+        let t = g
+            .trick_with_order(order)
+            .with_context(|| format!("scripted trick {} from {}", i + 1, g.to_position()))?;
+        println!("{line} →");
+        line = g.to_position().to_string();
+        if let TrickResult::Ended(end) = t.result {
+            println!("{line}");
+            println!("the game ends during scripted trick {} ({end:?})", i + 1);
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    println!("{line}");
+    if g.to_position() == *deal {
+        println!(
+            "the {} scripted tricks come back to the start: a loop of {} tricks",
+            script.len(),
+            script.len()
+        );
+    } else {
+        println!("after {} scripted tricks the position is not the start", script.len());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn print_trace(config: &PlayConfig, result: &GameResult, rng: &mut Xoshiro256PlusPlus) {

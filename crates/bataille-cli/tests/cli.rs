@@ -39,3 +39,66 @@ fn bad_input_is_a_usage_error() {
         assert!(!stderr(&o).contains("panicked"), "{args:?}");
     }
 }
+
+#[test]
+fn verify_passes_and_readme_table_is_current() {
+    let o = bataille(&["verify", "--markdown"]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    let out = stdout(&o);
+    let table = out.split("\n\n").next().unwrap().trim();
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("README.md");
+    let start = readme.find("<!-- verify:start -->").expect("start marker") + 21;
+    let end = readme.find("<!-- verify:end -->").expect("end marker");
+    assert_eq!(
+        readme[start..end].trim(),
+        table,
+        "the README's verification table is stale: paste `bataille verify --markdown`"
+    );
+    assert!(out.contains("0 failed"), "{out}");
+}
+
+#[test]
+fn verify_filter() {
+    let o = bataille(&["verify", "--filter", "c1-v5"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("2 claims checked"), "{}", stdout(&o));
+    let o = bataille(&["verify", "--filter", "no-such-entry"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn play_outcomes_and_options() {
+    let check = |args: &[&str], needles: &[&str]| {
+        let o = bataille(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        for n in needles {
+            assert!(out.contains(n), "{args:?}: missing {n:?} in\n{out}");
+        }
+    };
+    check(&["play", "1,1,2,2/2,2,1,1"], &["outcome:   draw", "tricks:    5"]);
+    check(&["play", "1,1,1,2/2,2,1,2", "-m", "natural"], &["the second player wins"]);
+    check(&["play", "5,3/2,4,1", "--max-tricks", "3"], &["stopped at the cap of 3 tricks"]);
+    check(&["play", "1,2/3", "--partial"], &["partial deck"]);
+    check(
+        &["play", "4,1/2,3", "--method2", "ascending"],
+        &["period:    4 tricks", "aligned:   yes"],
+    );
+    check(&["play", "5,3/2,4,1", "--colours", "1", "--values", "5"], &["C=1 V=5"]);
+    // The random method is reproducible by seed.
+    let a = bataille(&["play", "5,3,1,1,2/2,4,5,3,4", "-m", "random", "--seed", "7", "--trace"]);
+    let b = bataille(&["play", "5,3,1,1,2/2,4,5,3,4", "-m", "random", "--seed", "7", "--trace"]);
+    assert!(a.status.success());
+    assert_eq!(stdout(&a), stdout(&b));
+}
+
+#[test]
+fn scripted_orders_replay_box_3() {
+    let o = bataille(&["play", "[4, 1] / [2, 3]", "--orders", "4,2;1,3;4,1;2,3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("come back to the start: a loop of 4 tricks"), "{}", stdout(&o));
+    let o = bataille(&["play", "[4, 1] / [2, 3]", "--orders", "4,2;3,3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not an arrangement of the cards won"), "{}", stderr(&o));
+}

@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 
 use rand::RngCore;
 
-use crate::method::Methods;
+use crate::method::{Method, Methods};
 use crate::position::{Player, Position};
 use crate::spec::{Card, MAX_CARDS};
 
@@ -42,12 +42,45 @@ pub enum TrickResult {
     Ended(Ending),
 }
 
+/// A scripted order that is not the cards won in its trick.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderError {
+    /// The cards on the table, in reveal order (first player's card first in each pair).
+    pub won: Vec<Card>,
+    /// The order given.
+    pub order: Vec<Card>,
+}
+
+impl std::fmt::Display for OrderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let show = |c: &[Card]| c.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+        write!(
+            f,
+            "the order {} is not an arrangement of the cards won in this trick ({})",
+            show(&self.order),
+            show(&self.won)
+        )
+    }
+}
+
+impl std::error::Error for OrderError {}
+
 /// Two hands at a trick boundary, stored as two rings of 256 bytes.
+///
+/// Player `p`'s ring is `ring[256 p .. 256 p + 256]`; `head[p]` and `tail[p]` are free-running
+/// counters (wrapping), the hand being the cards at `head..tail` modulo 256. A player never
+/// holds more than [`MAX_CARDS`] cards, so the ring never overflows.
 #[derive(Clone)]
 pub struct Game {
-    rings: [[Card; MAX_CARDS]; 2],
-    head: [u8; 2],
-    len: [u16; 2],
+    pub(crate) ring: [Card; 2 * MAX_CARDS],
+    pub(crate) head: [u32; 2],
+    pub(crate) tail: [u32; 2],
+}
+
+/// The index in [`Game::ring`] of counter value `i` of player `p`.
+#[inline(always)]
+pub(crate) fn slot(p: usize, i: u32) -> usize {
+    (p << 8) | (i as usize & (MAX_CARDS - 1))
 }
 
 impl std::fmt::Debug for Game {
@@ -58,7 +91,7 @@ impl std::fmt::Debug for Game {
 
 impl Default for Game {
     fn default() -> Game {
-        Game { rings: [[0; MAX_CARDS]; 2], head: [0; 2], len: [0; 2] }
+        Game { ring: [0; 2 * MAX_CARDS], head: [0; 2], tail: [0; 2] }
     }
 }
 
@@ -77,10 +110,10 @@ impl Game {
     #[inline]
     pub fn set(&mut self, first: &[Card], second: &[Card]) {
         debug_assert!(first.len() + second.len() <= MAX_CARDS);
-        self.rings[0][..first.len()].copy_from_slice(first);
-        self.rings[1][..second.len()].copy_from_slice(second);
+        self.ring[..first.len()].copy_from_slice(first);
+        self.ring[MAX_CARDS..MAX_CARDS + second.len()].copy_from_slice(second);
         self.head = [0; 2];
-        self.len = [first.len() as u16, second.len() as u16];
+        self.tail = [first.len() as u32, second.len() as u32];
     }
 
     /// The current position (allocates: for traces and reports, not for hot loops).
@@ -92,24 +125,29 @@ impl Game {
     /// The cards of `player`, top first.
     pub fn hand(&self, player: Player) -> impl Iterator<Item = Card> + '_ {
         let p = player.index();
-        (0..self.len[p]).map(move |i| self.rings[p][self.head[p].wrapping_add(i as u8) as usize])
+        (0..self.len_of(p)).map(move |i| self.ring[slot(p, self.head[p].wrapping_add(i))])
     }
 
     /// The number of cards `player` holds.
     #[inline(always)]
     pub fn len(&self, player: Player) -> usize {
-        usize::from(self.len[player.index()])
+        self.len_of(player.index()) as usize
+    }
+
+    #[inline(always)]
+    pub(crate) fn len_of(&self, p: usize) -> u32 {
+        self.tail[p].wrapping_sub(self.head[p])
     }
 
     /// Whether both hands are empty.
     pub fn is_empty(&self) -> bool {
-        self.len == [0, 0]
+        self.head == self.tail
     }
 
     /// The ending if a player cannot turn a card now (at a trick boundary).
     #[inline(always)]
     pub fn ending(&self) -> Option<Ending> {
-        match (self.len[0] == 0, self.len[1] == 0) {
+        match (self.head[0] == self.tail[0], self.head[1] == self.tail[1]) {
             (false, false) => None,
             (true, false) => Some(Ending::SecondWins),
             (false, true) => Some(Ending::FirstWins),
@@ -119,17 +157,15 @@ impl Game {
 
     #[inline(always)]
     fn pop(&mut self, p: usize) -> Card {
-        let c = self.rings[p][self.head[p] as usize];
+        let c = self.ring[slot(p, self.head[p])];
         self.head[p] = self.head[p].wrapping_add(1);
-        self.len[p] -= 1;
         c
     }
 
     #[inline(always)]
     fn push(&mut self, p: usize, c: Card) {
-        let at = self.head[p].wrapping_add(self.len[p] as u8);
-        self.rings[p][at as usize] = c;
-        self.len[p] += 1;
+        self.ring[slot(p, self.tail[p])] = c;
+        self.tail[p] = self.tail[p].wrapping_add(1);
     }
 
     /// Plays one trick. The caller has checked [`Game::ending`] is `None`.
@@ -155,7 +191,12 @@ impl Game {
     /// The rest of a trick whose first reveal was a tie on `card`.
     #[cold]
     #[inline(never)]
-    fn battle<R: RngCore + ?Sized>(&mut self, card: Card, methods: Methods, rng: &mut R) -> Trick {
+    pub(crate) fn battle<R: RngCore + ?Sized>(
+        &mut self,
+        card: Card,
+        methods: Methods,
+        rng: &mut R,
+    ) -> Trick {
         let mut table = [0 as Card; MAX_CARDS];
         table[0] = card;
         table[1] = card;
@@ -173,43 +214,92 @@ impl Game {
             n += 2;
             if a != b {
                 let winner = if a > b { Player::First } else { Player::Second };
-                let won = &mut table[..n];
-                methods.of(winner).order_table(won, winner, rng);
                 let w = winner.index();
-                for &c in won.iter() {
-                    self.push(w, c);
+                let method = methods.of(winner);
+                match method {
+                    // The pairs from the last reveal back, written straight to the ring.
+                    Method::Natural | Method::FirstPlayerFirst => {
+                        let lead = if method == Method::Natural { w } else { 0 };
+                        for pair in table[..n].chunks_exact(2).rev() {
+                            self.push(w, pair[lead]);
+                            self.push(w, pair[1 - lead]);
+                        }
+                    }
+                    _ => {
+                        let won = &mut table[..n];
+                        method.order_table(won, winner, rng);
+                        for &c in won.iter() {
+                            self.push(w, c);
+                        }
+                    }
                 }
                 return Trick { reveals, result: TrickResult::Taken(winner) };
             }
         }
     }
 
+    /// Plays one trick in which the winner stacks the cards in the explicit `order` (first =
+    /// nearest the top): a scripted trick, to replay published choices of the random method.
+    /// `order` must hold exactly the cards won; otherwise nothing is played and the error says
+    /// which cards were won. The caller has checked [`Game::ending`] is `None`.
+    pub fn trick_with_order(&mut self, order: &[Card]) -> Result<Trick, OrderError> {
+        debug_assert!(self.ending().is_none());
+        let before = self.clone();
+        let mut won = Vec::new();
+        let mut reveals = 0;
+        let winner = loop {
+            if let Some(end) = self.ending() {
+                return Ok(Trick { reveals, result: TrickResult::Ended(end) });
+            }
+            let (a, b) = (self.pop(0), self.pop(1));
+            reveals += 1;
+            won.extend([a, b]);
+            if a != b {
+                break if a > b { Player::First } else { Player::Second };
+            }
+        };
+        let mut sorted_won = won.clone();
+        sorted_won.sort_unstable();
+        let mut sorted_order = order.to_vec();
+        sorted_order.sort_unstable();
+        if sorted_won != sorted_order {
+            *self = before;
+            return Err(OrderError { won, order: order.to_vec() });
+        }
+        for &c in order {
+            self.push(winner.index(), c);
+        }
+        Ok(Trick { reveals, result: TrickResult::Taken(winner) })
+    }
+
     /// Whether both hands are the same as in `other`.
     #[inline(always)]
     pub fn same_position(&self, other: &Game) -> bool {
-        self.len == other.len && self.cmp_cards(false, other, false) == Ordering::Equal
+        self.len_of(0) == other.len_of(0)
+            && self.len_of(1) == other.len_of(1)
+            && self.cmp_cards(false, other, false) == Ordering::Equal
     }
 
     /// The canonical order of positions (first hand's length, then the cards of the first hand,
     /// then of the second), with either game optionally read with its players swapped.
     pub fn cmp_oriented(&self, swap: bool, other: &Game, other_swap: bool) -> Ordering {
         let (p, q) = (usize::from(swap), usize::from(other_swap));
-        self.len[p].cmp(&other.len[q]).then_with(|| self.cmp_cards(swap, other, other_swap))
+        self.len_of(p).cmp(&other.len_of(q)).then_with(|| self.cmp_cards(swap, other, other_swap))
     }
 
     fn cmp_cards(&self, swap: bool, other: &Game, other_swap: bool) -> Ordering {
         for k in 0..2 {
             let (p, q) = (k ^ usize::from(swap), k ^ usize::from(other_swap));
-            let n = self.len[p].min(other.len[q]);
-            for i in 0..n {
-                let x = self.rings[p][self.head[p].wrapping_add(i as u8) as usize];
-                let y = other.rings[q][other.head[q].wrapping_add(i as u8) as usize];
+            let (lp, lq) = (self.len_of(p), other.len_of(q));
+            for i in 0..lp.min(lq) {
+                let x = self.ring[slot(p, self.head[p].wrapping_add(i))];
+                let y = other.ring[slot(q, other.head[q].wrapping_add(i))];
                 if x != y {
                     return x.cmp(&y);
                 }
             }
-            if self.len[p] != other.len[q] {
-                return self.len[p].cmp(&other.len[q]);
+            if lp != lq {
+                return lp.cmp(&lq);
             }
         }
         Ordering::Equal
@@ -224,13 +314,13 @@ impl Game {
             h = h.wrapping_mul(0x0000_0100_0000_01b3);
         };
         let first = usize::from(swap);
-        let len = self.len[first];
+        let len = self.len_of(first);
         eat(len as u8);
         eat((len >> 8) as u8);
         for k in 0..2 {
             let p = k ^ first;
-            for i in 0..self.len[p] {
-                eat(self.rings[p][self.head[p].wrapping_add(i as u8) as usize]);
+            for i in 0..self.len_of(p) {
+                eat(self.ring[slot(p, self.head[p].wrapping_add(i))]);
             }
         }
         h
@@ -285,6 +375,20 @@ mod tests {
         let mut g = Game::new(&"1/1,2".parse().unwrap());
         let t = g.trick(Methods::both(Method::Natural), &mut NoRandom);
         assert_eq!(t, Trick { reveals: 1, result: TrickResult::Ended(Ending::SecondWins) });
+    }
+
+    #[test]
+    fn scripted_orders() {
+        // Box 3 of the article: [4, 1] / [2, 3] comes back in four scripted tricks.
+        let start: Position = "[4, 1] / [2, 3]".parse().unwrap();
+        let mut g = Game::new(&start);
+        for order in [[4, 2], [1, 3], [4, 1], [2, 3]] {
+            g.trick_with_order(&order).unwrap();
+        }
+        assert_eq!(g.to_position(), start);
+        let err = g.trick_with_order(&[4, 4]).unwrap_err();
+        assert_eq!(err.won, vec![4, 2]);
+        assert_eq!(g.to_position(), start, "a refused order plays nothing");
     }
 
     #[test]

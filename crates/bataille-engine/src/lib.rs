@@ -37,7 +37,7 @@ pub mod play;
 pub mod position;
 pub mod spec;
 
-pub use game::{Ending, Game, NoRandom, Trick, TrickResult};
+pub use game::{Ending, Game, NoRandom, OrderError, Trick, TrickResult};
 pub use method::{Method, Methods};
 pub use play::{
     Cycle, CycleId, GameResult, Limits, Outcome, Scratch, loop_positions, play, play_deterministic,

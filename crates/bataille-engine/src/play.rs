@@ -12,9 +12,10 @@ use std::fmt;
 
 use rand::RngCore;
 
-use crate::game::{Ending, Game, NoRandom, TrickResult};
-use crate::method::Methods;
+use crate::game::{Ending, Game, NoRandom, TrickResult, slot};
+use crate::method::{Method, Methods};
 use crate::position::Position;
+use crate::spec::Card;
 
 /// Limits on a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,38 +172,153 @@ pub fn play_deterministic(
     limits: Limits,
     scratch: &mut Scratch,
 ) -> GameResult {
+    use PairOrder::{FirstSecond, HiLo, LoHi};
+    // One monomorphic copy of the loop per pair of orders, so that the order of a trick without
+    // battle is known at compile time.
+    let k = |m: Method| match m {
+        Method::Natural | Method::Optimized => HiLo,
+        Method::Ascending => LoHi,
+        Method::FirstPlayerFirst => FirstSecond,
+        Method::Random => panic!("play_deterministic called with the random method"),
+    };
+    match (k(methods.first), k(methods.second)) {
+        (HiLo, HiLo) => brent(start, methods, HiLo, HiLo, limits, scratch),
+        (HiLo, LoHi) => brent(start, methods, HiLo, LoHi, limits, scratch),
+        (HiLo, FirstSecond) => brent(start, methods, HiLo, FirstSecond, limits, scratch),
+        (LoHi, HiLo) => brent(start, methods, LoHi, HiLo, limits, scratch),
+        (LoHi, LoHi) => brent(start, methods, LoHi, LoHi, limits, scratch),
+        (LoHi, FirstSecond) => brent(start, methods, LoHi, FirstSecond, limits, scratch),
+        (FirstSecond, HiLo) => brent(start, methods, FirstSecond, HiLo, limits, scratch),
+        (FirstSecond, LoHi) => brent(start, methods, FirstSecond, LoHi, limits, scratch),
+        (FirstSecond, FirstSecond) => {
+            brent(start, methods, FirstSecond, FirstSecond, limits, scratch)
+        }
+    }
+}
+
+/// How a deterministic method orders the two cards of a trick without battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PairOrder {
+    /// Higher card first (natural and optimized).
+    HiLo,
+    /// Lower card first (ascending).
+    LoHi,
+    /// First player's card first.
+    FirstSecond,
+}
+
+impl PairOrder {
+    #[inline(always)]
+    fn order(self, a: Card, b: Card, hi: Card, lo: Card) -> (Card, Card) {
+        match self {
+            PairOrder::HiLo => (hi, lo),
+            PairOrder::LoHi => (lo, hi),
+            PairOrder::FirstSecond => (a, b),
+        }
+    }
+}
+
+/// The hot loop: tricks without battle run on local copies of the ring counters with no
+/// data-dependent branch (the winner selects a ring by index); battles, the cycle check and
+/// Brent's saves write the counters back to the [`Game`].
+///
+/// Brent's comparison is filtered by a key of the position (the first hand's length and both
+/// top cards, which the next trick loads anyway) before the full comparison.
+#[inline(always)]
+fn brent(
+    start: &Game,
+    methods: Methods,
+    k1: PairOrder,
+    k2: PairOrder,
+    limits: Limits,
+    scratch: &mut Scratch,
+) -> GameResult {
     debug_assert!(methods.is_deterministic());
     let Scratch { game: g, saved } = scratch;
     g.clone_from(start);
     saved.clone_from(start);
+    let [mut h0, mut h1] = g.head;
+    let [mut t0, mut t1] = g.tail;
     let mut power: u64 = 1;
     let mut lam: u64 = 0;
     let mut tricks: u64 = 0;
-    let mut cards: u64 = 0;
+    let mut battle_cards: u64 = 0;
+    let max_tricks = limits.max_tricks;
+    macro_rules! sync {
+        () => {
+            g.head = [h0, h1];
+            g.tail = [t0, t1];
+        };
+    }
+    macro_rules! result {
+        ($outcome:expr) => {
+            GameResult { outcome: $outcome, tricks, cards: tricks + battle_cards }
+        };
+    }
+    if let Some(end) = g.ending() {
+        return result!(end.into());
+    }
+    let mut a = g.ring[slot(0, h0)];
+    let mut b = g.ring[slot(1, h1)];
+    let key = |len0: u32, a: Card, b: Card| len0 | u32::from(a) << 16 | u32::from(b) << 24;
+    let mut saved_key = key(t0.wrapping_sub(h0), a, b);
     loop {
-        if let Some(end) = g.ending() {
-            return GameResult { outcome: end.into(), tricks, cards };
+        // Here both hands are non-empty and `a`, `b` are their top cards.
+        if tricks == max_tricks {
+            return result!(Outcome::Capped);
         }
-        if tricks == limits.max_tricks {
-            return GameResult { outcome: Outcome::Capped, tricks, cards };
-        }
-        let t = g.trick(methods, &mut NoRandom);
+        h0 = h0.wrapping_add(1);
+        h1 = h1.wrapping_add(1);
         tricks += 1;
-        cards += u64::from(t.reveals);
-        if let TrickResult::Ended(end) = t.result {
-            return GameResult { outcome: end.into(), tricks, cards };
+        if a != b {
+            let first_wins = a > b;
+            let (hi, lo) = (a.max(b), a.min(b));
+            let (x1, y1) = k1.order(a, b, hi, lo);
+            let (x2, y2) = k2.order(a, b, hi, lo);
+            let (x, y) = if first_wins { (x1, y1) } else { (x2, y2) };
+            let p = usize::from(!first_wins);
+            let t = if first_wins { t0 } else { t1 };
+            g.ring[slot(p, t)] = x;
+            g.ring[slot(p, t.wrapping_add(1))] = y;
+            let grow0 = 2 * u32::from(first_wins);
+            t0 = t0.wrapping_add(grow0);
+            t1 = t1.wrapping_add(2 - grow0);
+            if (h0 == t0) | (h1 == t1) {
+                sync!();
+                return result!(g.ending().expect("a hand is empty").into());
+            }
+        } else {
+            sync!();
+            let t = g.battle(a, methods, &mut NoRandom);
+            [h0, h1] = g.head;
+            [t0, t1] = g.tail;
+            battle_cards += u64::from(t.reveals - 1);
+            if let TrickResult::Ended(end) = t.result {
+                return result!(end.into());
+            }
+            if let Some(end) = g.ending() {
+                return result!(end.into());
+            }
         }
+        a = g.ring[slot(0, h0)];
+        b = g.ring[slot(1, h1)];
+        let now = key(t0.wrapping_sub(h0), a, b);
         lam += 1;
-        if g.same_position(saved) {
-            let cycle = measure_cycle(start, methods, lam);
-            return GameResult {
-                outcome: Outcome::Cycle(cycle),
-                tricks: cycle.tail_tricks + cycle.period_tricks,
-                cards: cycle.tail_cards + cycle.period_cards,
-            };
+        if now == saved_key {
+            sync!();
+            if g.same_position(saved) {
+                let cycle = measure_cycle(start, methods, lam);
+                return GameResult {
+                    outcome: Outcome::Cycle(cycle),
+                    tricks: cycle.tail_tricks + cycle.period_tricks,
+                    cards: cycle.tail_cards + cycle.period_cards,
+                };
+            }
         }
         if lam == power {
+            sync!();
             saved.clone_from(g);
+            saved_key = now;
             power *= 2;
             lam = 0;
         }

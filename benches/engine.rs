@@ -1,0 +1,89 @@
+//! Engine benchmarks: tricks per second on the record deals (long games), and games per second
+//! on fixed sets of seeded random 32- and 52-card deals, natural and optimized stacking.
+//!
+//! Run with `cargo bench -p bataille-benches --bench engine`.
+
+use std::hint::black_box;
+
+use bataille_engine::{
+    Card, DeckSpec, Game, Limits, Method, Methods, Position, Scratch, play_deterministic,
+};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+const RECORD_52_NATURAL: &str = "[7,4,10,12,11,9,8,1,2,6,13,2,6,2,11,6,1,13,1,11,5,12,5,12,4,7] / \
+     [9,9,10,7,8,4,9,6,10,10,3,3,5,3,8,13,3,11,7,2,4,12,1,8,5,13]";
+const RECORD_52_OPTIMIZED: &str = "[13,8,13,2,10,13,12,2,3,10,5,6,1,1,6,6,2,11,2,5,12,8,7,9,5,8] / \
+     [12,5,4,1,9,11,7,6,1,10,3,9,7,4,11,10,3,8,4,7,12,11,13,3,9,4]";
+
+/// `count` deals of the deck, shuffled with a fixed seed.
+fn random_deals(spec: DeckSpec, count: usize) -> Vec<Vec<Card>> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2025);
+    let mut deck = spec.sorted_deck();
+    (0..count)
+        .map(|_| {
+            deck.shuffle(&mut rng);
+            deck.clone()
+        })
+        .collect()
+}
+
+fn tricks_per_second(c: &mut Criterion) {
+    let mut group = c.benchmark_group("record-game");
+    for (name, deal, m) in [
+        ("52-natural", RECORD_52_NATURAL, Method::Natural),
+        ("52-optimized", RECORD_52_OPTIMIZED, Method::Optimized),
+    ] {
+        let p: Position = deal.parse().unwrap();
+        let methods = Methods::both(m);
+        let start = Game::new(&p);
+        let mut scratch = Scratch::default();
+        let tricks =
+            play_deterministic(&start, methods, Limits::DETERMINISTIC, &mut scratch).tricks;
+        group.throughput(Throughput::Elements(tricks));
+        group.bench_function(BenchmarkId::new("tricks", name), |b| {
+            b.iter(|| {
+                play_deterministic(black_box(&start), methods, Limits::DETERMINISTIC, &mut scratch)
+            })
+        });
+    }
+    group.finish();
+}
+
+fn games_per_second(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random-deals");
+    const DEALS: usize = 1000;
+    for (cards, v) in [(32, 8), (52, 13)] {
+        let spec = DeckSpec::new(4, v).unwrap();
+        let deals = random_deals(spec, DEALS);
+        let half = spec.first_hand();
+        for m in [Method::Natural, Method::Optimized] {
+            let methods = Methods::both(m);
+            group.throughput(Throughput::Elements(DEALS as u64));
+            group.bench_function(BenchmarkId::new(format!("games-{cards}"), m.name()), |b| {
+                let mut scratch = Scratch::default();
+                let mut start = Game::default();
+                b.iter(|| {
+                    let mut tricks = 0u64;
+                    for d in &deals {
+                        start.set(&d[..half], &d[half..]);
+                        tricks += play_deterministic(
+                            &start,
+                            methods,
+                            Limits::DETERMINISTIC,
+                            &mut scratch,
+                        )
+                        .tricks;
+                    }
+                    black_box(tricks)
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, tricks_per_second, games_per_second);
+criterion_main!(benches);

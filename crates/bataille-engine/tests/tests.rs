@@ -1,0 +1,4 @@
+//! Integration tests of the engine: a naive reference implementation, and property tests.
+
+mod naive;
+mod properties;
