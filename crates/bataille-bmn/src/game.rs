@@ -73,6 +73,12 @@ pub(crate) enum Run {
     Capped { tricks: u64, cards: u64 },
 }
 
+/// The trick of Brent's first save in [`Game::run`].
+const FIRST_SAVE: u64 = 32;
+
+/// A shape no position has: nothing is saved yet.
+const NO_SHAPE: u32 = u32::MAX;
+
 /// Brent's algorithm, in [`Game::run`]: the shape of the saved position, the trick it was
 /// saved at, and the trick of the next save.
 struct Brent {
@@ -345,15 +351,19 @@ impl Game {
         Trick { cards: u32::from(before), taker: Player::from_index(y), game_over: true }
     }
 
-    /// Plays tricks until the game is over, the position equals `saved` at a trick boundary
-    /// (Brent's algorithm: `saved` is replaced at tricks 1, 2, 4, 8, … counted from the
-    /// call), or `max_tricks` tricks have been played. `saved` must hold this position.
+    /// Plays tricks until the game is over, the position equals the one saved in `saved`
+    /// (Brent's algorithm), or `max_tricks` tricks have been played.
     ///
-    /// This is [`Game::trick`] in a loop with the state kept in registers: the heads and
-    /// bottoms of the two hands live in locals named by role (`x` the player of the last
-    /// penalty card, or the leader between tricks; `y` the other), memory is only written
-    /// back when Brent's algorithm needs the position, and the pile is not recorded for
-    /// [`Game::last_pile`].
+    /// Brent's saves come at tricks 32, 96, 224, … (the gaps double: 32, 64, 128, …), counted
+    /// from the call; after each trick the position is compared with the last one saved. Any
+    /// loop is found (once a save falls on the loop with a gap at least its period), with its
+    /// exact period; starting the saves at trick 32 rather than 1 spares the many short games
+    /// of a random search any copying.
+    ///
+    /// This is [`Game::trick`] in a loop with the state kept in registers: the heads of the two
+    /// hands live in locals named by role (`x` the player of the last penalty card, or the
+    /// leader between tricks; `y` the other), memory is only written back when Brent's
+    /// algorithm needs the position, and the pile is not recorded for [`Game::last_pile`].
     #[inline]
     pub(crate) fn run(&mut self, saved: &mut Game, max_tricks: u64) -> Run {
         // Roles: x leads (then: x played the last penalty card), y = x ^ 1. The heads follow
@@ -363,13 +373,12 @@ impl Game {
         let mut hy = self.head[x ^ 1];
         let [mut b0, mut b1] = self.bottom;
         // Brent's state. Rarely touched, so kept out of the way of the hot loop.
-        let mut brent = Brent {
-            shape: Self::shape(x, hx, hy, if x == 0 { [b0, b1] } else { [b1, b0] }),
-            saved_at: 0,
-            next_save: 1,
-        };
+        let mut brent = Brent { shape: NO_SHAPE, saved_at: 0, next_save: FIRST_SAVE };
         let mut tricks: u64 = 0;
         let mut cards: u64 = 0;
+        // The follower's front token, carried from the end of the last trick (it was just
+        // written there: reading it back would wait for the store).
+        let mut follower_front = self.rings[at(x ^ 1, hy)];
         macro_rules! write_back {
             () => {
                 self.head[x] = hx;
@@ -386,7 +395,7 @@ impl Game {
             tricks += 1;
             // Alternation (see `trick`): x leads, y follows.
             let tl = self.rings[at(x, hx)];
-            let tf = self.rings[at(x ^ 1, hy)];
+            let tf = follower_front;
             let follower_first = gap(tf) < gap(tl);
             let m16 = u16::from(follower_first).wrapping_neg();
             let m8 = u8::from(follower_first).wrapping_neg();
@@ -441,20 +450,20 @@ impl Game {
             }
             // y pays in full: x takes the pile and leads.
             let rest = t - (owed << 8);
+            follower_front = rest;
             self.rings[at(x ^ 1, hy)] = rest;
             cards += u64::from(owed);
             let bx = if x == 0 { b0 } else { b1 };
             self.rings[at(x, bx)] += first;
             let bx = bx.wrapping_add(n);
             self.rings[at(x, bx)] = owed << 8;
-            let by = if x == 0 { b1 } else { b0 };
             (b0, b1) = if x == 0 { (bx, b1) } else { (b0, bx) };
             if rest == 0 {
                 write_back!();
                 return Run::Won { winner: Player::from_index(x), tricks, cards };
             }
             // Brent: compare with the saved position, replace it at powers of two.
-            let now = Self::shape(x, hx, hy, [bx, by]);
+            let now = Self::shape(x, hx, bx);
             if now == brent.shape {
                 write_back!();
                 if self.same_position(saved) {
@@ -474,10 +483,11 @@ impl Game {
     }
 
     /// A necessary condition for two positions to be equal: the leader and the number of
-    /// tokens of each hand (`b` the bottoms of x and y).
+    /// tokens of his hand (`hx` to `bx`). The other hand holds the rest of the tokens: every
+    /// penalty card is in a hand between tricks, plus one sentinel each.
     #[inline(always)]
-    fn shape(x: usize, hx: u8, hy: u8, b: [u8; 2]) -> u32 {
-        x as u32 | u32::from(b[0].wrapping_sub(hx)) << 8 | u32::from(b[1].wrapping_sub(hy)) << 16
+    fn shape(x: usize, hx: u8, bx: u8) -> u32 {
+        x as u32 | u32::from(bx.wrapping_sub(hx)) << 8
     }
 
     /// Whether both hands and the player to lead are the same as in `other`.

@@ -3,8 +3,8 @@
 //! Beggar-my-neighbour is deterministic, so a game either ends or reaches a position (both
 //! hands, numerals indistinguishable, and the player to lead, at a trick boundary) seen before,
 //! and then loops forever. [`play_hands`] finds out which with Brent's algorithm: one saved
-//! position, compared after every trick and replaced at tricks 1, 2, 4, 8, … — constant memory
-//! and about one trick simulated per trick played. When a loop is found its tail is measured
+//! position, compared after every trick and replaced at tricks 32, 96, 224, … (gaps doubling)
+//! — constant memory and about one trick simulated per trick played. When a loop is found its tail is measured
 //! by replaying from the start, and the loop is walked once more to name it ([`CycleId`]).
 //!
 //! # Measures and the end of a game
@@ -171,7 +171,6 @@ pub fn play_hands(
     if let Some(w) = g.winner() {
         return Record { outcome: Outcome::won_by(w), tricks: 0, cards: 0 };
     }
-    saved.copy_position_from(g);
     match g.run(saved, limits.max_tricks) {
         Run::Won { winner, tricks, cards } => {
             Record { outcome: Outcome::won_by(winner), tricks, cards }

@@ -239,6 +239,34 @@ fn engine_equals_naive_on_random_52_card_deals_and_caps() {
 }
 
 #[test]
+fn trick_by_trick_equals_the_fast_loop() {
+    // `Game::trick` (traces) and the loop of `play_hands` are two codings of the trick: they
+    // must agree on every trick count, card count and final position.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut scratch = Scratch::default();
+    for spec in [DeckSpec::STANDARD, DeckSpec::ITALIAN, DeckSpec::new([6, 2, 1, 1, 0]).unwrap()] {
+        let mut dealer = Dealer::new(spec);
+        for _ in 0..500 {
+            let d = dealer.deal(&mut rng).to_vec();
+            let (a, b) = d.split_at(d.len() / 2);
+            let r = play_hands(a, b, Limits::NONE, &mut scratch);
+            let mut g = Game::new(a, b);
+            let (mut tricks, mut cards) = (0, 0);
+            while tricks < r.tricks {
+                let t = g.trick();
+                tricks += 1;
+                cards += u64::from(t.cards);
+                if t.game_over {
+                    assert_eq!(r.outcome.winner(), Some(t.taker));
+                    break;
+                }
+            }
+            assert_eq!((tricks, cards), (r.tricks, r.cards), "{}", crate::format_deal(&d));
+        }
+    }
+}
+
+#[test]
 fn largest_deck() {
     // 255 cards: 191 numerals, 16 of each penalty: gaps and rings at their limits.
     let spec = DeckSpec::new([191, 16, 16, 16, 16]).unwrap();
