@@ -427,9 +427,9 @@ impl Game {
             // of both hands; the taker's copy is kept.
             while gap(t) < owed {
                 let v = penalty(t);
-                cards += u64::from(gap(t));
                 if v == 0 {
                     // y had to pay and had no card left: x gathers the pile.
+                    cards += u64::from(gap(t));
                     self.rings[at(x ^ 1, hy)] = 0;
                     let bx = if x == 0 { &mut b0 } else { &mut b1 };
                     self.rings[at(x, *bx)] += first;
@@ -442,7 +442,7 @@ impl Game {
                 self.rings[at(0, b0.wrapping_add(n))] = t;
                 self.rings[at(1, b1.wrapping_add(n))] = t;
                 n += 1;
-                cards += 1;
+                cards += u64::from(gap(t) + 1);
                 x ^= 1;
                 std::mem::swap(&mut hx, &mut hy);
                 owed = v;
@@ -514,34 +514,36 @@ impl Game {
         self.leader = other.leader;
     }
 
-    /// The position seen from the leader: his hand, then his opponent's. Two positions that
-    /// differ only by swapping the players (hands and leader) read the same.
-    fn oriented(&self) -> [Vec<Card>; 2] {
+    /// The position read from the leader: the length of his hand, then his cards followed by
+    /// his opponent's. Two positions that differ only by swapping the players (hands and
+    /// leader) read the same.
+    fn oriented(&self) -> (usize, impl Iterator<Item = Card> + '_) {
         let l = self.leader();
-        [self.hand(l).collect(), self.hand(l.other()).collect()]
+        (self.len(l), self.hand(l).chain(self.hand(l.other())))
     }
 }
 
 /// The canonical order of leader-oriented positions: the leader's hand length, then the cards
-/// of the leader's hand, then those of the other hand.
+/// of the leader's hand, then those of the other hand (`-` < `J` < `Q` < `K` < `A`).
 pub(crate) fn cmp_oriented(a: &Game, b: &Game) -> Ordering {
-    let [a0, a1] = a.oriented();
-    let [b0, b1] = b.oriented();
-    a0.len().cmp(&b0.len()).then_with(|| a0.cmp(&b0)).then_with(|| a1.cmp(&b1))
+    let (na, ca) = a.oriented();
+    let (nb, cb) = b.oriented();
+    // With equal leader hands' lengths, comparing the concatenations compares the leader hands
+    // first, then the other hands.
+    na.cmp(&nb).then_with(|| ca.cmp(cb))
 }
 
-/// A 64-bit FNV-1a hash of the leader-oriented position: the leader's hand length (two bytes,
+/// A 64-bit FNV-1a hash of a leader-oriented position: the leader's hand length (two bytes,
 /// little-endian), his cards, then the other hand's cards. Stable across runs and platforms.
-pub(crate) fn fingerprint_oriented(leader_hand: &[Card], other_hand: &[Card]) -> u64 {
+pub(crate) fn fingerprint_oriented(leader_len: usize, cards: impl Iterator<Item = Card>) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |byte: u8| {
         h ^= u64::from(byte);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     };
-    let n = leader_hand.len();
-    eat(n as u8);
-    eat((n >> 8) as u8);
-    for &c in leader_hand.iter().chain(other_hand) {
+    eat(leader_len as u8);
+    eat((leader_len >> 8) as u8);
+    for c in cards {
         eat(c);
     }
     h
@@ -549,8 +551,8 @@ pub(crate) fn fingerprint_oriented(leader_hand: &[Card], other_hand: &[Card]) ->
 
 /// [`fingerprint_oriented`] of a game's position.
 pub(crate) fn fingerprint(g: &Game) -> u64 {
-    let [a, b] = g.oriented();
-    fingerprint_oriented(&a, &b)
+    let (n, cards) = g.oriented();
+    fingerprint_oriented(n, cards)
 }
 
 #[cfg(test)]

@@ -50,7 +50,7 @@
 //! - [`deal`]: uniformly random deals ([`Dealer`]) and the text form of a deal.
 //! - [`published`]: Casella's game, the article's printing of it, the record games, and the
 //!   checks that replay them.
-//! - [`reference`]: a deliberately naive implementation, to cross-check the engine.
+//! - [`reference`](mod@reference): a deliberately naive implementation, to cross-check the engine.
 
 pub mod deal;
 pub mod deck;

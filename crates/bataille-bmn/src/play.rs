@@ -214,9 +214,9 @@ fn advance(g: &mut Game, n: u64) -> u64 {
 /// Given the period `lam` found by Brent's algorithm, measures the tail and names the loop.
 #[cold]
 fn measure_cycle(first: &[Card], second: &[Card], lam: u64) -> Cycle {
-    let mut ahead = Box::new(Game::new(first, second));
+    let mut ahead = Game::new(first, second);
     advance(&mut ahead, lam);
-    let mut entry = Box::new(Game::new(first, second));
+    let mut entry = Game::new(first, second);
     let mut tail_tricks = 0;
     let mut tail_cards = 0;
     while !entry.same_position(&ahead) {
@@ -230,8 +230,8 @@ fn measure_cycle(first: &[Card], second: &[Card], lam: u64) -> Cycle {
 
 /// Walks the loop through `entry` once; returns its cards and its canonical id.
 fn walk_loop(entry: &Game, lam: u64) -> (u64, CycleId) {
-    let mut g = Box::new(entry.clone());
-    let mut best = Box::new(entry.clone());
+    let mut g = entry.clone();
+    let mut best = entry.clone();
     let mut cards = 0;
     for _ in 0..lam {
         if cmp_oriented(&g, &best).is_lt() {
@@ -249,7 +249,7 @@ fn walk_loop(entry: &Game, lam: u64) -> (u64, CycleId) {
 pub fn loop_positions(hands: &Hands) -> Option<Vec<(Hands, Player)>> {
     let r = play(hands);
     let Outcome::Cycle(c) = r.outcome else { return None };
-    let mut g = Box::new(Game::new(hands.first(), hands.second()));
+    let mut g = Game::new(hands.first(), hands.second());
     advance(&mut g, c.tail_tricks);
     let mut out = Vec::with_capacity(c.period_tricks as usize);
     for _ in 0..c.period_tricks {

@@ -4,7 +4,7 @@
 //! [`checks`] recomputes every published figure with the engine and returns one [`Check`] per
 //! claim: the claim, the published value, the computed value and a [`Status`]. Nothing here is
 //! a stored answer: the published figures are data, the computed column comes from
-//! [`crate::play`] at every call.
+//! [`crate::play()`] at every call.
 
 use std::fmt::Write as _;
 

@@ -2,7 +2,7 @@
 //!
 //! It follows the rules card by card, as a person plays: two `VecDeque` hands, a `Vec` pile,
 //! and every position at a trick boundary kept in a hash map to find the first repeat. It is
-//! slow and allocates freely; it shares nothing with [`crate::game`] or [`crate::play`] except
+//! slow and allocates freely; it shares nothing with [`crate::game`] or [`crate::play`](mod@crate::play) except
 //! the result types, so an agreement between the two on many deals is evidence for both.
 
 use std::collections::{HashMap, VecDeque};

@@ -39,7 +39,8 @@ struct PlayArgs {
     /// the article's `[0, 0, 3, ...]` are read too; `FIRST/SECOND` in one argument as well.
     #[arg(allow_hyphen_values = true, value_name = "HAND1")]
     first: String,
-    /// The second hand, same notation.
+    /// The second hand, same notation. A hand of exactly two numerals, `--`, reads as the end
+    /// of the options: write it `00`, or put `--` before the hands.
     #[arg(allow_hyphen_values = true, value_name = "HAND2")]
     second: Option<String>,
     /// Print every trick: the leader, the pile in the order played, the taker, the hands.
