@@ -31,7 +31,7 @@ use crate::hands::{Hands, HandsError, Player, format_hand, parse_hand};
 #[derive(Debug, Clone)]
 pub struct Dealer {
     deck: [Card; MAX_CARDS],
-    /// A permutation of the positions `0..n`, shuffled a little more at every deal.
+    /// The positions `0..n`, partly shuffled by each deal.
     positions: [u8; MAX_CARDS],
     /// The penalty cards, in a fixed order.
     penalties: Vec<Card>,
@@ -57,9 +57,15 @@ impl Dealer {
     }
 
     /// Draws a deal: the whole deck, the first ⌊N/2⌋ cards being the first hand.
+    ///
+    /// The deal is a function of the random stream alone (the buffers are reset first), so a
+    /// search gets the same deals from the same stream whichever worker draws them.
     #[inline]
     pub fn deal<R: RngCore + ?Sized>(&mut self, rng: &mut R) -> &[Card] {
         let n = self.n;
+        for (i, p) in self.positions[..n].iter_mut().enumerate() {
+            *p = i as u8;
+        }
         let deck = &mut self.deck[..n];
         deck.fill(0);
         let mut bits = Bits { word: 0, left: 0 };
@@ -208,6 +214,19 @@ mod tests {
             assert_eq!(d, b.deal(&mut rb));
             Hands::from_deal(&d).unwrap().check_deck(DeckSpec::STANDARD).unwrap();
         }
+    }
+
+    #[test]
+    fn a_deal_depends_on_the_stream_alone() {
+        let mut used = Dealer::new(DeckSpec::STANDARD);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        for _ in 0..10 {
+            used.deal(&mut rng);
+        }
+        let mut fresh = Dealer::new(DeckSpec::STANDARD);
+        let (mut r1, mut r2) =
+            (Xoshiro256PlusPlus::seed_from_u64(99), Xoshiro256PlusPlus::seed_from_u64(99));
+        assert_eq!(used.deal(&mut r1), fresh.deal(&mut r2));
     }
 
     #[test]
