@@ -18,6 +18,8 @@ pub(crate) enum Command {
     Verify(VerifyArgs),
     /// Beggar-my-neighbour (bataille anglaise): play a game, verify the published games.
     Bmn(crate::bmn::BmnArgs),
+    /// The take-away games of the companion documents: Nim, Marienbad, Fort Boyard, matches.
+    Takeaway(crate::takeaway::TakeawayArgs),
 }
 
 /// Flags of `bataille play`.

@@ -12,6 +12,7 @@ use clap::Parser;
 mod bmn;
 mod flags;
 mod play;
+mod takeaway;
 mod verify;
 
 /// Exit code for a finding the user asked to be told about (e.g. a `verify` mismatch).
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         flags::Command::Play(args) => play::run(args),
         flags::Command::Verify(args) => verify::run(args),
         flags::Command::Bmn(args) => bmn::run(args),
+        flags::Command::Takeaway(args) => takeaway::run(args),
     };
     match result {
         Ok(code) => code,

@@ -31,6 +31,11 @@ fn bad_input_is_a_usage_error() {
         &["play", "5,3/2,4,1", "--method", "clever"],
         &["play", "5,3/2,4,1", "--colours", "2"],
         &["play", "5,3/2,4,1", "--seed", "x"],
+        &["play", "1/2", "--colours", "0", "--values", "2"],
+        &["play", "1/2", "--colours", "4", "--values", "65"],
+        &["play", "1,300/2"],
+        &["play", "[1,2/3"],
+        &["play", "5,3/2,4,1", "--max-tricks", "-1"],
         &["nonsense"],
     ] {
         let o = bataille(args);

@@ -2,3 +2,4 @@
 
 mod bmn;
 mod cli;
+mod takeaway;
