@@ -20,6 +20,8 @@ pub(crate) enum Command {
     Explore(crate::explore::ExploreArgs),
     /// Combine the output directories of `explore --shard` runs into one result.
     Merge(crate::explore::MergeArgs),
+    /// Beggar-my-neighbour (bataille anglaise): play a game, verify the published games.
+    Bmn(crate::bmn::BmnArgs),
     /// The take-away games of the companion documents: Nim, Marienbad, Fort Boyard, matches.
     Takeaway(crate::takeaway::TakeawayArgs),
 }

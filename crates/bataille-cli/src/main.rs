@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+mod bmn;
 mod explore;
 mod flags;
 mod play;
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
         flags::Command::Verify(args) => verify::run(args),
         flags::Command::Explore(args) => explore::run(args),
         flags::Command::Merge(args) => explore::merge(args),
+        flags::Command::Bmn(args) => bmn::run(args),
         flags::Command::Takeaway(args) => takeaway::run(args),
     };
     match result {

@@ -1,5 +1,6 @@
 //! Integration tests of the `bataille` binary.
 
+mod bmn;
 mod cli;
 mod explore;
 mod takeaway;

@@ -1,0 +1,238 @@
+//! `bataille bmn`: beggar-my-neighbour (bataille anglaise): `play` one game, `verify` the
+//! published games.
+//!
+//! The raw clap structures are here with the code; the validated configuration
+//! ([`PlayConfig`]) is what the library sees.
+
+use std::io::{BufWriter, ErrorKind, Write};
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use bataille_bmn::published::{Status, checks};
+use bataille_bmn::{
+    DeckSpec, Game, Hands, Limits, Outcome, Player, Record, Scratch, format_hand, parse_deal,
+    play_hands,
+};
+use clap::{Args, Subcommand};
+
+/// Flags of `bataille bmn`.
+#[derive(Debug, Args)]
+pub(crate) struct BmnArgs {
+    #[command(subcommand)]
+    command: BmnCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum BmnCommand {
+    /// Play one game from two hands and report its outcome, or its loop.
+    Play(PlayArgs),
+    /// Replay Casella et al.'s non-terminating game, the article's printing of it (box 1) and
+    /// the record games; compare with the published figures.
+    Verify(VerifyArgs),
+}
+
+/// Flags of `bataille bmn play`.
+#[derive(Debug, Args)]
+struct PlayArgs {
+    /// The first hand (it leads), top card first: `-` for a numeral, J, Q, K, A for the
+    /// penalty cards (1 to 4 cards to pay), e.g. `---K---Q-KQAJ-----AAJ--J--`. Digits 0-4 and
+    /// the article's `[0, 0, 3, ...]` are read too; `FIRST/SECOND` in one argument as well.
+    #[arg(allow_hyphen_values = true, value_name = "HAND1")]
+    first: String,
+    /// The second hand, same notation. A hand of exactly two numerals, `--`, reads as the end
+    /// of the options: write it `00`, or put `--` before the hands.
+    #[arg(allow_hyphen_values = true, value_name = "HAND2")]
+    second: Option<String>,
+    /// Print every trick: the leader, the pile in the order played, the taker, the hands.
+    #[arg(long)]
+    trace: bool,
+    /// The deck the hands must form: standard (52 cards: 36 numerals and 4 each of J, Q, K,
+    /// A) or italian (40 cards: 28 numerals and 4 each of J, Q, K, no aces).
+    #[arg(long, value_name = "NAME", conflicts_with = "counts")]
+    deck: Option<String>,
+    /// Any deck, as the counts NUMERALS,J,Q,K,A (e.g. 72,8,8,8,8 for two decks); at most
+    /// 255 cards.
+    #[arg(long, value_name = "N,J,Q,K,A")]
+    counts: Option<String>,
+    /// Play hands that do not form a whole deck (e.g. the article's misprinted ones).
+    #[arg(long, conflicts_with_all = ["deck", "counts"])]
+    partial: bool,
+    /// Stop after this many tricks.
+    #[arg(long, value_name = "N")]
+    max_tricks: Option<u64>,
+}
+
+/// Flags of `bataille bmn verify`.
+#[derive(Debug, Args)]
+struct VerifyArgs {
+    /// Print the evidence of every entry, not only of misprints and failures.
+    #[arg(long)]
+    details: bool,
+}
+
+pub(crate) fn run(args: BmnArgs) -> Result<ExitCode> {
+    match args.command {
+        BmnCommand::Play(a) => play(PlayConfig::new(a)?),
+        BmnCommand::Verify(a) => verify(&a),
+    }
+}
+
+/// What `bmn play` was asked to do, validated.
+struct PlayConfig {
+    hands: Hands,
+    /// The deck the hands were checked against (`None` with `--partial`).
+    deck: Option<DeckSpec>,
+    trace: bool,
+    limits: Limits,
+}
+
+impl PlayConfig {
+    fn new(a: PlayArgs) -> Result<PlayConfig> {
+        let hands = match &a.second {
+            Some(second) => Hands::parse(&a.first, second).map_err(|e| {
+                // `--` ends the options: what follows it is read as a hand.
+                if second.starts_with("--") && second.chars().any(|c| c.is_ascii_lowercase()) {
+                    anyhow::anyhow!("{e} (options go before a `--` separator, not after it)")
+                } else {
+                    e.into()
+                }
+            })?,
+            None if a.first.contains('/') => parse_deal(&a.first)?,
+            None => bail!(
+                "expected two hands (HAND1 HAND2, or HAND1/HAND2 in one argument), got only \
+                 {:?}; a hand of exactly two numerals, `--`, is read as the end of the options: \
+                 write it `00`, or put `--` before the hands",
+                a.first
+            ),
+        };
+        let deck = if a.partial {
+            None
+        } else {
+            let spec = match (&a.deck, &a.counts) {
+                (Some(name), _) => DeckSpec::preset(name)?,
+                (None, Some(counts)) => DeckSpec::parse_counts(counts)?,
+                (None, None) => DeckSpec::STANDARD,
+            };
+            if let Err(e) = hands.check_deck(spec) {
+                bail!("{e} (use --deck or --counts for another deck, --partial for any cards)");
+            }
+            Some(spec)
+        };
+        let limits = Limits { max_tricks: a.max_tricks.unwrap_or(u64::MAX) };
+        Ok(PlayConfig { hands, deck, trace: a.trace, limits })
+    }
+}
+
+fn play(config: PlayConfig) -> Result<ExitCode> {
+    let h = &config.hands;
+    let mut scratch = Box::<Scratch>::default();
+    let r = play_hands(h.first(), h.second(), config.limits, &mut scratch);
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let written = (|| {
+        if config.trace {
+            print_trace(&mut out, h, &r)?;
+        }
+        print_summary(&mut out, &config, &r)?;
+        out.flush()
+    })();
+    match written {
+        // A reader that stops early (`| head`) is not an error.
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        other => {
+            other?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn print_trace(out: &mut impl Write, h: &Hands, r: &Record) -> std::io::Result<()> {
+    let mut g = Box::new(Game::new(h.first(), h.second()));
+    let entry = match r.outcome {
+        Outcome::Cycle(c) => Some(c.tail_tricks),
+        _ => None,
+    };
+    writeln!(out, "trick  leader  pile (in the order played) -> taker: first hand / second hand")?;
+    writeln!(out, "    0  {:<6}  start: {h}", g.leader().name())?;
+    for k in 1..=r.tricks {
+        if g.winner().is_some() {
+            break;
+        }
+        if entry == Some(k - 1) {
+            writeln!(out, "       (the loop starts here)")?;
+        }
+        let leader = g.leader();
+        let t = g.trick();
+        writeln!(
+            out,
+            "{k:>5}  {:<6}  {} -> {}: {}{}",
+            leader.name(),
+            format_hand(&g.last_pile()),
+            t.taker,
+            g.to_hands(),
+            if t.game_over { "  (game over)" } else { "" }
+        )?;
+        if t.game_over {
+            break;
+        }
+    }
+    if entry.is_some() {
+        writeln!(out, "       (back to the position where the loop starts)")?;
+    }
+    Ok(())
+}
+
+fn print_summary(out: &mut impl Write, config: &PlayConfig, r: &Record) -> std::io::Result<()> {
+    let h = &config.hands;
+    writeln!(out, "hands:     {h}")?;
+    let split = format!("{} / {} cards", h.first().len(), h.second().len());
+    let shape = if h.is_deal() { "a deal" } else { "not a deal split" };
+    match config.deck {
+        Some(spec) => writeln!(out, "deck:      {spec}; {shape}, {split}")?,
+        None => writeln!(out, "deck:      partial, {} cards; {shape}, {split}", h.cards())?,
+    }
+    match r.outcome {
+        Outcome::FirstWins | Outcome::SecondWins => {
+            let w = r.outcome.winner().unwrap_or(Player::First);
+            writeln!(out, "outcome:   the {w} player wins (the {} player has no card)", w.other())?;
+        }
+        Outcome::Capped => {
+            writeln!(out, "outcome:   stopped at the cap of {} tricks", r.tricks)?;
+        }
+        Outcome::Cycle(c) => {
+            writeln!(out, "outcome:   never ends (loop)")?;
+            writeln!(out, "tail:      {} tricks, {} cards", c.tail_tricks, c.tail_cards)?;
+            writeln!(out, "period:    {} tricks, {} cards", c.period_tricks, c.period_cards)?;
+            writeln!(out, "cycle id:  {}", c.id)?;
+        }
+    }
+    let until = if matches!(r.outcome, Outcome::Cycle(_)) {
+        " until the first repeated position"
+    } else {
+        ""
+    };
+    writeln!(out, "tricks:    {}{until}", r.tricks)?;
+    writeln!(out, "cards:     {}{until}", r.cards)
+}
+
+fn verify(a: &VerifyArgs) -> Result<ExitCode> {
+    let all = checks();
+    let failed = all.iter().filter(|c| c.status == Status::Fail).count();
+    println!("{:<26} {:<16} claim | published | computed", "name", "status");
+    for c in &all {
+        println!(
+            "{:<26} {:<16} {} | {} | {}",
+            c.name,
+            c.status.label(),
+            c.claim,
+            c.published,
+            c.computed
+        );
+        if a.details || c.status != Status::Ok {
+            for line in c.evidence.lines() {
+                println!("    {line}");
+            }
+        }
+    }
+    println!("{} checked, {} failed", all.len(), failed);
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(crate::EXIT_FINDING) })
+}

@@ -1,0 +1,145 @@
+//! `bataille bmn`: beggar-my-neighbour from the command line.
+
+use std::process::{Command, Output};
+
+fn bataille(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs a command that must succeed; returns its output.
+fn ok(args: &[&str]) -> String {
+    let o = bataille(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+const CASELLA: [&str; 2] = ["---K---Q-KQAJ-----AAJ--J--", "----------Q----KQ-J-----KA"];
+
+#[test]
+fn casella_loops() {
+    let out = ok(&["bmn", "play", CASELLA[0], CASELLA[1]]);
+    assert!(out.contains("outcome:   never ends (loop)"), "{out}");
+    // Casella et al.: a loop of 62 tricks.
+    assert!(out.contains("period:    62 tricks,"), "{out}");
+    assert!(out.contains("tail:      ") && out.contains("cycle id:  "), "{out}");
+}
+
+#[test]
+fn hands_starting_with_hyphens_are_values() {
+    // Nessler 2022: both hands start with '-', flags before, between and after them.
+    let [a, b] = ["---AJ--Q---------QAKQJJ-QK", "-----A----KJ-K--------A---"];
+    for args in [
+        vec!["bmn", "play", a, b],
+        vec!["bmn", "play", "--deck", "standard", a, b],
+        vec!["bmn", "play", a, "--max-tricks", "100000", b],
+        vec!["bmn", "play", a, b, "--deck", "standard"],
+        vec!["bmn", "play", "--", a, b],
+    ] {
+        let out = ok(&args);
+        assert!(
+            out.contains("cards:     8344\ntricks:    1164\n")
+                || out.contains("tricks:    1164\ncards:     8344"),
+            "{args:?}: {out}"
+        );
+    }
+    // One argument FIRST/SECOND, as `format_deal` writes deals.
+    let joined = format!("{a}/{b}");
+    assert!(ok(&["bmn", "play", &joined]).contains("tricks:    1164"));
+    // A hand of exactly "--" needs the separator.
+    let out = ok(&["bmn", "play", "--partial", "--", "-J-", "--"]);
+    assert!(out.contains("hands:     -J- / --"), "{out}");
+}
+
+#[test]
+fn trace_lists_every_trick() {
+    let out = ok(&["bmn", "play", "--partial", "--trace", "J-", "00"]);
+    assert_eq!(
+        out.lines().take(4).collect::<Vec<_>>(),
+        [
+            "trick  leader  pile (in the order played) -> taker: first hand / second hand",
+            "    0  first   start: J- / --",
+            "    1  first   J- -> first: -J- / -",
+            "    2  first   --J -> first: ---J /   (game over)",
+        ]
+    );
+    // The loop of Casella's game: tail + period tricks, with the loop's start marked.
+    let out = ok(&["bmn", "play", "--trace", CASELLA[0], CASELLA[1]]);
+    let tricks = out.lines().filter(|l| l.starts_with(" ") && l.contains(" -> ")).count();
+    assert!(
+        out.contains(&format!("tricks:    {tricks} until the first repeated position")),
+        "{out}"
+    );
+    assert!(out.contains("(the loop starts here)") && out.contains("(back to the position"));
+}
+
+#[test]
+fn other_decks() {
+    // The 40-card Italian deck (no aces): 28 numerals, 4 J, 4 Q, 4 K.
+    let a = "--J---Q---K---J---QK";
+    let b = "--K---J---Q---K-J-Q-";
+    let out = ok(&["bmn", "play", "--deck", "italian", a, b]);
+    assert!(out.contains("deck:      40 cards (28 numerals, 4 J, 4 Q, 4 K, 0 A); a deal"), "{out}");
+    let out = ok(&["bmn", "play", "--counts", "28,4,4,4,0", a, b]);
+    assert!(out.contains("40 cards"), "{out}");
+    // The same hands are not a standard deck.
+    let o = bataille(&["bmn", "play", a, b]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("aces: 0 instead of 4 (4 missing)"), "{}", stderr(&o));
+}
+
+#[test]
+fn verify_passes_and_reports_the_misprint() {
+    let o = bataille(&["bmn", "verify"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("6 checked, 0 failed"), "{out}");
+    assert!(out.contains("bmn-article-box1-hands     article misprint"), "{out}");
+    assert!(out.contains("numerals: 31 instead of 36 (5 missing)"), "{out}");
+    assert!(!out.contains("FAIL"), "{out}");
+    let details = ok(&["bmn", "verify", "--details"]);
+    assert!(details.contains("would give 8345 cards, 1165 tricks"), "{details}");
+}
+
+#[test]
+fn bad_input_is_a_usage_error() {
+    let long = "-".repeat(300);
+    for args in [
+        &["bmn", "play", "---X", "----"][..],
+        &["bmn", "play", CASELLA[0]],
+        &["bmn", "play", "-J-", "--"],
+        &["bmn", "play", "-J-", "--", "--trace"],
+        &["bmn", "play", "[0, 0, 3", "---"],
+        &["bmn", "play", "--partial", "[0, 7]", "---"],
+        &["bmn", "play", "---K---Q-KQAJ-----AAJ--J-", CASELLA[1]],
+        &["bmn", "play", "--deck", "tarot", CASELLA[0], CASELLA[1]],
+        &["bmn", "play", "--counts", "36,4,4", CASELLA[0], CASELLA[1]],
+        &["bmn", "play", "--counts", "250,4,4,4,4", CASELLA[0], CASELLA[1]],
+        &["bmn", "play", "--deck", "standard", "--counts", "36,4,4,4,4", CASELLA[0], CASELLA[1]],
+        &["bmn", "play", "--partial", "--deck", "standard", CASELLA[0], CASELLA[1]],
+        &["bmn", "play", "--max-tricks", "many", CASELLA[0], CASELLA[1]],
+        &["bmn", "play", "--partial", &long, "-"],
+        &["bmn", "play", "a/b/c"],
+        &["bmn", "verify", "--nonsense"],
+        &["bmn"],
+    ] {
+        let o = bataille(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+        let err = stderr(&o);
+        assert!(!err.is_empty() && !err.contains("panicked"), "{args:?}: {err}");
+    }
+    // The messages name the bad value.
+    let err = stderr(&bataille(&["bmn", "play", "---X", "----"]));
+    assert!(err.contains("the first hand \"---X\" has \"X\" at position 4"), "{err}");
+    let err = stderr(&bataille(&["bmn", "play", "--deck", "tarot", CASELLA[0], CASELLA[1]]));
+    assert!(err.contains("unknown deck \"tarot\""), "{err}");
+    let err = stderr(&bataille(&["bmn", "play", "--partial", &long, "-"]));
+    assert!(err.contains("301 cards, more than the engine supports (at most 255)"), "{err}");
+}
