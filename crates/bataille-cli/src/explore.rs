@@ -25,7 +25,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use bataille_engine::{DeckSpec, Limits, Methods};
-use bataille_search::{Bataille, Mode, Options, Plan, Progress, Shard, State, explore, report};
+use bataille_search::{
+    Bataille, DealGame, Mode, Options, Plan, Progress, Shard, State, explore, report,
+};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -211,7 +213,7 @@ impl Progress for Reporter {
 }
 
 /// Writes the result files (all but the metadata) of `state` into `dir`.
-fn write_results(dir: &Path, game: &Bataille, plan: &Plan, state: &State) -> Result<String> {
+fn write_results<G: DealGame>(dir: &Path, game: &G, plan: &Plan, state: &State) -> Result<String> {
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let file = |name: &str| -> Result<fs::File> {
         let path = dir.join(name);

@@ -7,7 +7,7 @@
 //! however often it is interrupted and resumed.
 //!
 //! Main types: [`DealGame`] (what a game must provide: its deck, how to play one deal;
-//! implemented by [`Bataille`]), [`Plan`] (the mode, work units and seed), [`explore`] (the
+//! implemented by [`Bataille`] and by [`bmn::Bmn`] for beggar-my-neighbour), [`Plan`] (the mode, work units and seed), [`explore`] (the
 //! driver), [`State`] (completed units + aggregates, saved as checkpoints and merged across
 //! shards) and [`Stats`] (the order-independent aggregates).
 //!
@@ -36,6 +36,7 @@
 //!   the closed formula for deals up to the player swap.
 //! - [`game`]: the [`DealGame`] trait and the per-deal [`DealRecord`].
 //! - [`bataille`]: bataille as a [`DealGame`] on the engine.
+//! - [`bmn`]: beggar-my-neighbour as a [`DealGame`] on the `bataille-bmn` engine.
 //! - [`stats`]: [`Stats`], the exact, mergeable aggregates.
 //! - [`plan`]: [`Plan`], [`Mode`], [`Shard`], work units and their random streams, [`UnitSet`].
 //! - [`state`]: [`State`] and its checksummed text form (checkpoints, `state.txt`).
@@ -44,6 +45,7 @@
 
 pub mod arrangement;
 pub mod bataille;
+pub mod bmn;
 pub mod game;
 pub mod plan;
 pub mod report;
