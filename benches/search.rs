@@ -1,5 +1,6 @@
 //! Search harness throughput: deals per second on one unit (sequential, one core) and on a batch of
-//! units over every core (parallel), for the two reference workloads of the issue.
+//! units over every core (parallel), for the two reference workloads of the issue, and for
+//! beggar-my-neighbour through the same harness.
 //!
 //! Run with `cargo bench -p bataille-benches --bench search`; criterion prints the time per
 //! iteration and the throughput in deals/s.
@@ -53,6 +54,22 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut s = Stats::new(10);
             run_unit(&c4v13, &plan, black_box(3), &mut w, &mut s);
+            s.deals
+        })
+    });
+
+    // Beggar-my-neighbour through the same harness: one unit of 16,384 random 52-card deals.
+    let bmn = bataille_search::bmn::Bmn::new(
+        bataille_bmn::DeckSpec::STANDARD,
+        bataille_bmn::Limits::NONE,
+    );
+    let plan = Plan::new(&bmn, Mode::Random { deals: 1 << 20 }, 7, 10).unwrap();
+    g.throughput(Throughput::Elements(plan.unit_range(0).1 - plan.unit_range(0).0));
+    g.bench_function("bmn-52-random/1-thread/1-unit", |b| {
+        let mut w = bataille_search::DealGame::worker(&bmn);
+        b.iter(|| {
+            let mut s = Stats::new(10);
+            run_unit(&bmn, &plan, black_box(3), &mut w, &mut s);
             s.deals
         })
     });
