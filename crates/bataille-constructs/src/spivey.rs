@@ -735,6 +735,31 @@ mod tests {
         assert!(random_played * 2 > built, "{random_played} of {built} random labellings played");
     }
 
+    /// For V = 5 and 9 the A/B pattern is a deal split, and the deals lying on a loop are
+    /// exactly its labellings (12 = 2!·3! and 2880 = 4!·5!): every position of the deal split
+    /// is played by the engine.
+    #[test]
+    fn for_v_5_and_9_the_deals_on_a_loop_are_the_ab_labellings() {
+        for (v, labellings) in [(5, 12), (9, 2880)] {
+            let pattern = Pattern::of_plan(Plan::new(v).unwrap());
+            let (mut on_loop, mut following) = (0, 0);
+            for r in 0..crate::positions::positions(v) {
+                let p = crate::positions::unrank(v, r);
+                if !p.is_deal() {
+                    continue;
+                }
+                let follows = pattern.read(&p).is_ok();
+                following += u32::from(follows);
+                let r = play(&p, METHODS, &mut NoRandom, Limits::DETERMINISTIC);
+                if matches!(r.outcome, Outcome::Cycle(c) if c.tail_tricks == 0) {
+                    on_loop += 1;
+                    assert!(follows, "V={v}: {p} lies on a loop but does not follow {pattern}");
+                }
+            }
+            assert_eq!((on_loop, following), (labellings, labellings), "V={v}");
+        }
+    }
+
     #[test]
     fn counts_and_ranges() {
         let p = Pattern::of_plan(Plan::new(18).unwrap());
