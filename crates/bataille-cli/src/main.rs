@@ -9,7 +9,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+mod aligned;
 mod bmn;
+mod construct;
 mod explore;
 mod flags;
 mod play;
@@ -38,6 +40,8 @@ fn main() -> ExitCode {
         flags::Command::Merge(args) => explore::merge(args),
         flags::Command::Bmn(args) => bmn::run(args),
         flags::Command::Takeaway(args) => takeaway::run(args),
+        flags::Command::Construct(args) => construct::run(args),
+        flags::Command::Aligned(args) => aligned::run(args),
     };
     match result {
         Ok(code) => code,

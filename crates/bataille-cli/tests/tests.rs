@@ -2,5 +2,6 @@
 
 mod bmn;
 mod cli;
+mod construct;
 mod explore;
 mod takeaway;
