@@ -384,13 +384,7 @@ fn run_lakshtanov() -> Result<ExitCode> {
         );
     }
     match engine_aligned::check(&deal, lakshtanov::METHODS) {
-        Ok(a) => println!(
-            "aligned:   yes, rounds of {} cards; loop of {} rounds after {} ({} tricks)",
-            a.half,
-            a.period_rounds,
-            a.tail_rounds,
-            a.period_tricks()
-        ),
+        Ok(a) => println!("aligned:   yes, {}", a.summary()),
         Err(why) => println!("aligned:   no: {why}"),
     }
     Ok(ExitCode::SUCCESS)
