@@ -16,7 +16,7 @@ use rand::RngCore;
 use crate::game::{Ending, Game, NoRandom, TrickResult, slot};
 use crate::method::{Method, Methods};
 use crate::position::Position;
-use crate::spec::Card;
+use crate::spec::{Card, MAX_CARDS};
 
 /// Limits on a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,8 +183,12 @@ pub fn play_deterministic(
         Method::Random => panic!("play_deterministic called with the random method"),
     };
     // Natural stacking for both, the most common case, gets its battles inline too.
+    // Natural or optimized stacking for both, the common cases, get their battles inline too.
     if methods == Methods::both(Method::Natural) {
         return brent(start, Methods::both(Method::Natural), HiLo, HiLo, limits, scratch);
+    }
+    if methods == Methods::both(Method::Optimized) {
+        return brent(start, Methods::both(Method::Optimized), HiLo, HiLo, limits, scratch);
     }
     match (k(methods.first), k(methods.second)) {
         (HiLo, HiLo) => brent(start, methods, HiLo, HiLo, limits, scratch),
@@ -297,10 +301,13 @@ fn brent(
                 sync!();
                 return result!(g.ending().expect("a hand is empty").into());
             }
-        } else if methods == Methods::both(Method::Natural) {
-            // A battle with natural stacking, on the local counters. The revealed cards stay
-            // in the loser's ring (nothing is written there during the trick): the winner
-            // stacks the deciding pair, then each tie value twice, from the last tie back.
+        } else if methods == Methods::both(Method::Natural)
+            || methods == Methods::both(Method::Optimized)
+        {
+            // A battle, on the local counters. The revealed cards stay in the loser's ring
+            // (nothing is written there during the trick): the tie values are read back from
+            // it. Natural: the deciding pair, then each tie value twice from the last tie
+            // back. Optimized: all of them strongest first.
             let (h0_start, h1_start) = (h0.wrapping_sub(1), h1.wrapping_sub(1));
             loop {
                 if (h0 == t0) | (h1 == t1) {
@@ -321,14 +328,49 @@ fn brent(
             let loser_start = if first_wins { h1_start } else { h0_start };
             let ties = h0.wrapping_sub(h0_start) - 1;
             let mut t = if first_wins { t0 } else { t1 };
-            g.ring[slot(w, t)] = a.max(b);
-            g.ring[slot(w, t.wrapping_add(1))] = a.min(b);
-            t = t.wrapping_add(2);
-            for i in (0..ties).rev() {
-                let x = g.ring[slot(l, loser_start.wrapping_add(i))];
-                g.ring[slot(w, t)] = x;
-                g.ring[slot(w, t.wrapping_add(1))] = x;
-                t = t.wrapping_add(2);
+            macro_rules! put {
+                ($x:expr) => {{
+                    let x: Card = $x;
+                    g.ring[slot(w, t)] = x;
+                    t = t.wrapping_add(1);
+                }};
+            }
+            let (hi, lo) = (a.max(b), a.min(b));
+            if methods.first == Method::Natural {
+                put!(hi);
+                put!(lo);
+                for i in (0..ties).rev() {
+                    let x = g.ring[slot(l, loser_start.wrapping_add(i))];
+                    put!(x);
+                    put!(x);
+                }
+            } else {
+                // At most 128 ties: both hands held them, and there are at most 256 cards.
+                let mut tied = [0 as Card; MAX_CARDS / 2];
+                let tied = &mut tied[..ties as usize];
+                for (i, x) in tied.iter_mut().enumerate() {
+                    *x = g.ring[slot(l, loser_start.wrapping_add(i as u32))];
+                }
+                tied.sort_unstable_by(|x, y| y.cmp(x));
+                let (mut hi_done, mut lo_done) = (false, false);
+                for &x in tied.iter() {
+                    if !hi_done && hi >= x {
+                        put!(hi);
+                        hi_done = true;
+                    }
+                    if !lo_done && lo >= x {
+                        put!(lo);
+                        lo_done = true;
+                    }
+                    put!(x);
+                    put!(x);
+                }
+                if !hi_done {
+                    put!(hi);
+                }
+                if !lo_done {
+                    put!(lo);
+                }
             }
             if first_wins {
                 t0 = t;
