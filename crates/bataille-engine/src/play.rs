@@ -155,17 +155,13 @@ pub struct Scratch {
     saved: Game,
 }
 
-impl Scratch {
-    /// The game buffer, to be filled with [`Game::set`] before [`play_deterministic`].
-    pub fn game(&mut self) -> &mut Game {
-        &mut self.game
-    }
-}
-
 /// Plays a deterministic game from `start` with Brent's cycle detection, using `scratch` for
 /// the working copies. `start` is left unchanged.
 ///
-/// The caller guarantees `methods.is_deterministic()`.
+/// # Panics
+///
+/// If a method is [`Method::Random`]: the caller checks `methods.is_deterministic()` (as
+/// [`play`] does) and plays random games with [`play_random`].
 #[inline]
 pub fn play_deterministic(
     start: &Game,
@@ -182,7 +178,6 @@ pub fn play_deterministic(
         Method::FirstPlayerFirst => FirstSecond,
         Method::Random => panic!("play_deterministic called with the random method"),
     };
-    // Natural stacking for both, the most common case, gets its battles inline too.
     // Natural or optimized stacking for both, the common cases, get their battles inline too.
     if methods == Methods::both(Method::Natural) {
         return brent(start, Methods::both(Method::Natural), HiLo, HiLo, limits, scratch);
