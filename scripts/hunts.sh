@@ -23,7 +23,7 @@ hunt() { # name, then the flags of `bataille hunt`
 run() {
     case $1 in
     c4v4-natural) hunt "$1" -c 4 -v 4 -m natural --exhaustive ;;
-    c4v6-natural) hunt "$1" -c 4 -v 6 -m natural --random 30000000 --seed 6 ;;
+    c4v6-natural) hunt "$1" -c 4 -v 6 -m natural --random 100000000 --seed 6 ;;
     c4v5-natural-slice) hunt "$1" -c 4 -v 5 -m natural --exhaustive --shard 1/10000 ;;
     c4v5-optimized-slice) hunt "$1" -c 4 -v 5 -m optimized --exhaustive --shard 1/10000 ;;
     c4v7-natural) hunt "$1" -c 4 -v 7 -m natural --random 20000000 --seed 7 ;;

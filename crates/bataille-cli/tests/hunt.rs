@@ -40,7 +40,8 @@ fn assert_same_results(a: &Path, b: &Path) {
 
 fn summary_value(dir: &Path, key: &str) -> String {
     let s = fs::read_to_string(dir.join("summary.csv")).unwrap();
-    let line = s.lines().find(|l| l.starts_with(&format!("{key},"))).unwrap_or_else(|| panic!("{key}"));
+    let line =
+        s.lines().find(|l| l.starts_with(&format!("{key},"))).unwrap_or_else(|| panic!("{key}"));
     line[key.len() + 1..].to_string()
 }
 
@@ -127,7 +128,15 @@ fn the_cap_is_reported() {
     let dir = scratch("cap");
     let out = dir.join("out");
     let o = run_ok(&[
-        "hunt", "-c", "1", "-v", "7", "--exhaustive", "--keep", "5", "--out",
+        "hunt",
+        "-c",
+        "1",
+        "-v",
+        "7",
+        "--exhaustive",
+        "--keep",
+        "5",
+        "--out",
         out.to_str().unwrap(),
     ]);
     assert!(o.contains("TRUNCATED"), "{o}");

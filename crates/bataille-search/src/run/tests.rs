@@ -346,9 +346,8 @@ fn hunt_cap_keeps_the_smallest_deals_and_says_so() {
     lens.sort_unstable();
     let cap = lens[lens.len() / 2];
     assert!(lens[lens.len() - 1] > cap);
-    let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, 2, 13)
-        .unwrap()
-        .keeping_loop_deals(cap);
+    let plan =
+        Plan::with_unit_size(&game, Mode::Exhaustive, 0, 2, 13).unwrap().keeping_loop_deals(cap);
     let whole = run(&game, &plan, Shard::WHOLE, None, &opts(2)).state;
     for (id, deals) in &expected {
         let l = &whole.stats.loops[id];
