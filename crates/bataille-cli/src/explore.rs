@@ -6,8 +6,8 @@
 //! the output directory:
 //!
 //! - `summary.csv`, `histograms.csv`, `records.csv`, `cycles.csv` (and `loops.csv` for
-//!   `bataille hunt`): the results (columns in [`bataille_search::report`]); byte-identical for the same work whatever `--threads`, and
-//!   for merged shards;
+//!   `bataille hunt`): the results (columns in [`bataille_search::report`]); byte-identical
+//!   for the same work whatever `--threads`, and for merged shards;
 //! - `state.txt`: the machine-readable state that `merge` reads (also identical);
 //! - `metadata.csv`: command, version, threads, shard, elapsed time, speed: the only file that
 //!   differs between runs.
