@@ -5,9 +5,9 @@
 //! (temporary file, fsync, rename) every `--checkpoint-every` seconds and on Ctrl-C, and writes
 //! the output directory:
 //!
-//! - `summary.csv`, `histograms.csv`, `records.csv`, `cycles.csv`: the results (columns in
-//!   [`bataille_search::report`]); byte-identical for the same work whatever `--threads`, and
-//!   for merged shards;
+//! - `summary.csv`, `histograms.csv`, `records.csv`, `cycles.csv` (and `loops.csv` for
+//!   `bataille hunt`): the results (columns in [`bataille_search::report`]); byte-identical
+//!   for the same work whatever `--threads`, and for merged shards;
 //! - `state.txt`: the machine-readable state that `merge` reads (also identical);
 //! - `metadata.csv`: command, version, threads, shard, elapsed time, speed: the only file that
 //!   differs between runs.
@@ -232,6 +232,9 @@ fn write_results<G: DealGame>(dir: &Path, game: &G, plan: &Plan, state: &State) 
     report::write_histograms(state, file("histograms.csv")?)?;
     report::write_records(game, state, file("records.csv")?)?;
     report::write_cycles(&cycles, file("cycles.csv")?)?;
+    if state.key.loop_deals > 0 {
+        report::write_loops(game, state, &cycles, file("loops.csv")?)?;
+    }
     write_atomic(&dir.join("state.txt"), state.encode().as_bytes())
         .with_context(|| format!("cannot write {}", dir.join("state.txt").display()))?;
     Ok(report::human_summary(game, state, &cycles))
@@ -268,19 +271,24 @@ pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
         }
         limits.max_tricks = max;
     }
-    run_search(&Bataille::new(spec, methods, limits), &args.run)
+    run_search(&Bataille::new(spec, methods, limits), &args.run, 0)
 }
 
 /// Explores the deals of `game` as `args` say: validation of the run flags, checkpoints,
-/// progress, output files and the terminal summary.
-pub(crate) fn run_search<G: DealGame>(game: &G, args: &RunArgs) -> Result<ExitCode> {
+/// progress, output files and the terminal summary. With `loop_deals` > 0 (a hunt) each loop
+/// also keeps its `loop_deals` smallest deals, written to `loops.csv`.
+pub(crate) fn run_search<G: DealGame>(
+    game: &G,
+    args: &RunArgs,
+    loop_deals: usize,
+) -> Result<ExitCode> {
     let mode = match args.random {
         Some(0) => bail!("--random must be at least 1 deal, got 0"),
         Some(deals) => Mode::Random { deals },
         None => Mode::Exhaustive,
     };
     let shard = args.shard.as_deref().map(parse_shard).transpose()?.unwrap_or(Shard::WHOLE);
-    let plan = Plan::new(game, mode, args.seed, args.top)?;
+    let plan = Plan::new(game, mode, args.seed, args.top)?.keeping_loop_deals(loop_deals);
     let resume = match (&args.checkpoint, args.resume) {
         (Some(path), true) => {
             let text = fs::read_to_string(path)
@@ -401,7 +409,8 @@ fn merge_game<G: DealGame>(
         state.key.seed,
         state.key.top,
         state.key.unit_size,
-    )?;
+    )?
+    .keeping_loop_deals(state.key.loop_deals);
     if plan.key() != &state.key {
         bail!("the state files do not describe a run of {}", state.key.game);
     }

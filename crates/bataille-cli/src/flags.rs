@@ -29,6 +29,9 @@ pub(crate) enum Command {
     Construct(crate::construct::ConstructArgs),
     /// Aligned cycles (box 4): check one, repeat one, combine several.
     Aligned(crate::aligned::AlignedArgs),
+    /// Hunt infinite games: explore deals and keep every deal that loops, by cycle, aligned
+    /// cycles flagged.
+    Hunt(crate::hunt::HuntArgs),
 }
 
 /// Flags of `bataille play`.

@@ -14,6 +14,7 @@ mod bmn;
 mod construct;
 mod explore;
 mod flags;
+mod hunt;
 mod play;
 mod takeaway;
 mod verify;
@@ -42,6 +43,7 @@ fn main() -> ExitCode {
         flags::Command::Takeaway(args) => takeaway::run(args),
         flags::Command::Construct(args) => construct::run(args),
         flags::Command::Aligned(args) => aligned::run(args),
+        flags::Command::Hunt(args) => hunt::run(args),
     };
     match result {
         Ok(code) => code,

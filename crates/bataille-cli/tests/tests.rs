@@ -4,4 +4,5 @@ mod bmn;
 mod cli;
 mod construct;
 mod explore;
+mod hunt;
 mod takeaway;
