@@ -143,6 +143,8 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// The progress display and the checkpoint writer.
 struct Reporter {
+    /// The command, for the plain progress lines.
+    name: &'static str,
     bar: Option<ProgressBar>,
     checkpoint: Option<PathBuf>,
     deals: AtomicU64,
@@ -153,7 +155,7 @@ struct Reporter {
 }
 
 impl Reporter {
-    fn new(checkpoint: Option<PathBuf>) -> Reporter {
+    fn new(name: &'static str, checkpoint: Option<PathBuf>) -> Reporter {
         let target = ProgressDrawTarget::stderr();
         let bar = (!target.is_hidden()).then(|| {
             let bar = ProgressBar::with_draw_target(Some(0), target);
@@ -167,6 +169,7 @@ impl Reporter {
             bar
         });
         Reporter {
+            name,
             bar,
             checkpoint,
             deals: AtomicU64::new(0),
@@ -205,7 +208,8 @@ impl Progress for Reporter {
             *last = Instant::now();
             let secs = self.started.elapsed().as_secs_f64();
             eprintln!(
-                "explore: {units}/{} units, {total} deals, {:.0} deals/s, {secs:.0} s",
+                "{}: {units}/{} units, {total} deals, {:.0} deals/s, {secs:.0} s",
+                self.name,
                 self.pending.load(Ordering::Relaxed),
                 total as f64 / secs
             );
@@ -289,6 +293,7 @@ pub(crate) fn run_search<G: DealGame>(
     };
     let shard = args.shard.as_deref().map(parse_shard).transpose()?.unwrap_or(Shard::WHOLE);
     let plan = Plan::new(game, mode, args.seed, args.top)?.keeping_loop_deals(loop_deals);
+    let name = if loop_deals > 0 { "hunt" } else { "explore" };
     let resume = match (&args.checkpoint, args.resume) {
         (Some(path), true) => {
             let text = fs::read_to_string(path)
@@ -320,14 +325,14 @@ pub(crate) fn run_search<G: DealGame>(
         if STOP.swap(true, Ordering::SeqCst) {
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
-        eprintln!("\nexplore: stopping after the current units (Ctrl-C again to quit at once)");
+        eprintln!("\nbataille: stopping after the current units (Ctrl-C again to quit at once)");
     });
     let options = Options {
         threads: args.threads,
         checkpoint_every: Duration::from_secs(args.checkpoint_every.max(1)),
         max_units: args.max_units,
     };
-    let reporter = Reporter::new(args.checkpoint.clone());
+    let reporter = Reporter::new(name, args.checkpoint.clone());
     let started = Instant::now();
     let ended = explore(game, &plan, shard, resume, &options, &reporter, &STOP)?;
     let elapsed = started.elapsed().as_secs_f64();
