@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod bmn;
+mod experiment;
 mod explore;
 mod flags;
 mod play;
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
         flags::Command::Merge(args) => explore::merge(args),
         flags::Command::Bmn(args) => bmn::run(args),
         flags::Command::Takeaway(args) => takeaway::run(args),
+        flags::Command::Experiment(args) => experiment::run(args),
     };
     match result {
         Ok(code) => code,
