@@ -2,5 +2,6 @@
 
 mod bmn;
 mod cli;
+mod experiment;
 mod explore;
 mod takeaway;

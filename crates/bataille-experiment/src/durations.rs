@@ -48,9 +48,19 @@ pub fn exact_mean(
     method: Method,
     threads: usize,
 ) -> Result<Exact, ExperimentError> {
+    Ok(exhaustive(spec, method, 1, threads)?.0)
+}
+
+/// [`exact_mean`] and the exhaustive run's aggregates, keeping the `top` longest games.
+fn exhaustive(
+    spec: DeckSpec,
+    method: Method,
+    top: usize,
+    threads: usize,
+) -> Result<(Exact, Stats), ExperimentError> {
     let methods = Methods::both(method);
     let game = Bataille::new(spec, methods, Limits::DETERMINISTIC);
-    let stats = search(&game, Mode::Exhaustive, 0, 1, threads)?;
+    let stats = search(&game, Mode::Exhaustive, 0, top, threads)?;
     let k = if game.reduces_by_swap() { 2 } else { 1 };
     let mut exact = Exact {
         deals: u128::from(stats.deals) * k,
@@ -69,7 +79,7 @@ pub fn exact_mean(
             }
         });
     }
-    Ok(exact)
+    Ok((exact, stats))
 }
 
 /// Calls `f` on every hand H such that (H, H) is a deal of `spec` (none unless every value
@@ -103,6 +113,8 @@ pub struct Cell {
     pub published: Option<Printed>,
     /// The exact mean over all deals, where computed.
     pub exact: Option<Exact>,
+    /// The exhaustive run behind [`Cell::exact`] (its longest games are the deck's records).
+    pub exhaustive: Option<Stats>,
 }
 
 impl Cell {
@@ -116,15 +128,24 @@ impl Cell {
         Some(self.stats.cards.sd()? / (self.stats.cards.n as f64).sqrt())
     }
 
-    /// (ours − published) / se.
-    pub fn diff_se(&self) -> Option<f64> {
-        Some((self.mean()? - self.published?.value) / self.se()?)
+    /// The standard error of (ours − published): the printed mean is itself the mean of
+    /// 100,000 random deals, whose standard error is taken as sd / √100,000 with our sd.
+    pub fn se_diff(&self) -> Option<f64> {
+        let sd = self.stats.cards.sd()?;
+        Some((self.se()?.powi(2) + sd * sd / ARTICLE_DEALS).sqrt())
     }
 
-    /// Whether the gap to the published value exceeds 3 standard errors plus the printed
-    /// rounding.
+    /// (ours − published) / [`Cell::se_diff`]; `None` without a published value or without
+    /// spread (every game the same length: then [`Cell::flagged`] still compares the values).
+    pub fn diff_se(&self) -> Option<f64> {
+        let se = self.se_diff().filter(|&se| se > 0.0)?;
+        Some((self.mean()? - self.published?.value) / se)
+    }
+
+    /// Whether the gap to the published value exceeds 3 standard errors of the difference plus
+    /// the printed rounding.
     pub fn flagged(&self) -> bool {
-        match (self.mean(), self.se(), self.published) {
+        match (self.mean(), self.se_diff(), self.published) {
             (Some(m), Some(se), Some(p)) => (m - p.value).abs() > 3.0 * se + p.half_unit(),
             _ => false,
         }
@@ -132,7 +153,7 @@ impl Cell {
 
     /// (published − exact) / the standard error of a 100,000-deal mean.
     pub fn published_vs_exact_se(&self) -> Option<f64> {
-        let sd = self.stats.cards.sd()?;
+        let sd = self.stats.cards.sd().filter(|&sd| sd > 0.0)?;
         Some((self.published?.value - self.exact?.mean()?) / (sd / ARTICLE_DEALS.sqrt()))
     }
 
@@ -164,13 +185,14 @@ pub fn run(
             } else {
                 d.conventions.iter().map(|&c| Some(c)).collect()
             };
-            let exact = if method.is_deterministic()
+            let (exact, exhaustive_stats) = if method.is_deterministic()
                 && Arrangements::new(&spec.sorted_deck()).count().is_some_and(|n| n <= d.exact)
             {
                 log(&format!("C={} V={v} {method}: exact mean over all deals", d.colours));
-                Some(exact_mean(spec, method, settings.threads)?)
+                let (e, s) = exhaustive(spec, method, 3, settings.threads)?;
+                (Some(e), Some(s))
             } else {
-                None
+                (None, None)
             };
             for convention in conventions {
                 let rc = match convention {
@@ -190,6 +212,7 @@ pub fn run(
                     stats,
                     published: published::mean_duration(d.colours, v, method),
                     exact,
+                    exhaustive: exhaustive_stats.clone(),
                 });
             }
         }
@@ -215,6 +238,7 @@ fn render(d: &Durations, cells: &[Cell]) -> Result<Output, ExperimentError> {
             "ci95_high",
             "mean_tricks",
             "published",
+            "se_diff",
             "diff_se",
             "flag",
             "exact_mean",
@@ -243,6 +267,7 @@ fn render(d: &Durations, cells: &[Cell]) -> Result<Output, ExperimentError> {
             fmt(s.tricks.mean(), 4),
             cell.published
                 .map_or(String::new(), |p| format!("{:.*}", p.decimals as usize, p.value)),
+            fmt(cell.se_diff(), 4),
             fmt(cell.diff_se(), 2),
             if cell.flagged() { "yes" } else { "" }.to_string(),
             fmt(cell.exact.and_then(|e| e.mean()), 4),
@@ -259,6 +284,7 @@ fn render(d: &Durations, cells: &[Cell]) -> Result<Output, ExperimentError> {
             "values",
             "method",
             "convention",
+            "deals",
             "measure",
             "rank",
             "tricks",
@@ -275,13 +301,23 @@ fn render(d: &Durations, cells: &[Cell]) -> Result<Output, ExperimentError> {
             Methods::both(cell.method),
             Limits::DETERMINISTIC,
         );
-        for list in [&cell.stats.longest_by_tricks, &cell.stats.longest_by_cards] {
+        // All deals where the exhaustive run was made (first: on a tie it is the record that
+        // counts), then the random deals.
+        let runs = [
+            ("all".to_string(), cell.exhaustive.as_ref()),
+            (format!("random {}", cell.stats.deals), Some(&cell.stats)),
+        ];
+        let lists = runs.iter().filter_map(|(deals, s)| Some((deals, (*s)?)));
+        let lists = lists
+            .flat_map(|(deals, s)| [(deals, &s.longest_by_tricks), (deals, &s.longest_by_cards)]);
+        for (deals, list) in lists {
             for (i, r) in list.entries().iter().enumerate() {
                 longest.push(vec![
                     c.to_string(),
                     cell.values.to_string(),
                     cell.method.name().to_string(),
                     cell.convention.map_or("", |c| c.name()).to_string(),
+                    deals.clone(),
                     list.measure().name().to_string(),
                     (i + 1).to_string(),
                     r.tricks.to_string(),
@@ -336,8 +372,10 @@ fn render(d: &Durations, cells: &[Cell]) -> Result<Output, ExperimentError> {
 fn markdown(d: &Durations, cells: &[Cell]) -> String {
     let mut out = format!(
         "Mean cards played per player over finished games, C = {}, {} random deals per cell \
-         (seed {}); 95% CI; gap to the printed value in standard errors (⚠ beyond 3 SE plus \
-         the printed rounding); exact mean over all deals where computed.\n\n\
+         (seed {}); 95% CI; gap to the printed value in standard errors of the difference of \
+         two 100,000-deal means (⚠ beyond 3 SE plus the printed rounding); exact mean over all \
+         deals where computed; stopped: games that did not end (loops, or under the published \
+         convention a repeated position), left out of the means.\n\n\
          | V | method | ours | 95% CI | published | gap (SE) | exact | stopped |\n\
          | --- | --- | --- | --- | --- | --- | --- | --- |\n",
         d.colours, d.deals, d.seed
@@ -357,7 +395,11 @@ fn markdown(d: &Durations, cells: &[Cell]) -> String {
             ci.map_or(String::new(), |(a, b)| format!("{a:.2} – {b:.2}")),
             cell.published
                 .map_or(String::new(), |p| format!("{:.*}", p.decimals as usize, p.value)),
-            fmt(cell.diff_se(), 1),
+            match (cell.diff_se(), cell.published, cell.mean()) {
+                (Some(z), _, _) => format!("{z:.1}"),
+                (None, Some(_), Some(_)) => "no spread".to_string(),
+                _ => String::new(),
+            },
             if cell.flagged() { " ⚠" } else { "" },
             fmt(cell.exact.and_then(|e| e.mean()), 3),
             cell.stats.cycles + cell.stats.capped,

@@ -187,11 +187,11 @@ mod tests {
         // The exact mean is given for natural only, and the sample agrees with it.
         let nat = &rows[0];
         assert_eq!((&nat[1], &nat[2], &nat[3]), ("2", "natural", ""));
-        assert_eq!(&nat[17], "70");
-        let exact: f64 = nat[16].parse().unwrap();
+        assert_eq!(&nat[18], "70");
+        let exact: f64 = nat[17].parse().unwrap();
         let (mean, se): (f64, f64) = (nat[7].parse().unwrap(), nat[9].parse().unwrap());
         assert!((mean - exact).abs() < 4.0 * se, "{mean} {exact} {se}");
-        assert_eq!(&rows[1][16], "");
+        assert_eq!(&rows[1][17], "");
         // Random games played to the end always finish on such small decks; the published
         // convention stops some of them.
         assert_eq!(&rows[1][3], "end");

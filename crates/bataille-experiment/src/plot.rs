@@ -59,6 +59,7 @@ pub fn means(colours: usize, cells: &[Cell]) -> Result<String, ExperimentError> 
         chart
             .configure_mesh()
             .x_desc("V (values)")
+            .x_label_formatter(&|x| format!("{x:.0}"))
             .y_desc("cards per player (log scale)")
             .draw()
             .map_err(err)?;
@@ -174,6 +175,7 @@ pub fn histogram(
         chart
             .configure_mesh()
             .x_desc(format!("cards played per player (bins of {width}; finished games)"))
+            .x_label_formatter(&|x| format!("{x:.0}"))
             .y_desc("% of finished games")
             .draw()
             .map_err(err)?;

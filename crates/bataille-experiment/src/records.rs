@@ -3,7 +3,8 @@
 //! record searches append to, compared with the public record table.
 //!
 //! The shared file's columns are read by name, case-insensitively: `colours` (or `c`),
-//! `values` (or `v`), `method`, `tricks` and/or `cards`, and optionally `deal` and `source`.
+//! `values` (or `v`), `method`, `tricks` and/or `cards`, and optionally `deal`, `source` and
+//! `deals` (which deals were searched, e.g. `all` or `random 100000`).
 //! Rows that lack them are skipped and counted; a file without the needed columns is reported
 //! and otherwise ignored.
 
@@ -69,7 +70,7 @@ impl Best {
         let (c, v, m) =
             (col(&["colours", "colors", "c"]), col(&["values", "v"]), col(&["method", "methods"]));
         let (t, k) = (col(&["tricks"]), col(&["cards"]));
-        let (deal, src) = (col(&["deal"]), col(&["source"]));
+        let (deal, src, deals) = (col(&["deal"]), col(&["source"]), col(&["deals"]));
         let (Some(c), Some(v), Some(m)) = (c, v, m) else {
             self.notes.push(format!(
                 "{source}: no colours/values/method columns (found: {}), ignored",
@@ -99,9 +100,10 @@ impl Best {
                 skipped += 1;
                 continue;
             }
-            let label = match get(src) {
-                "" => source.to_string(),
-                s => format!("{source} ({s})"),
+            let label = match (get(src), get(deals)) {
+                ("", "") => source.to_string(),
+                ("", d) => format!("{source} ({d} deals)"),
+                (s, _) => format!("{source} ({s})"),
             };
             used += 1;
             self.offer(
