@@ -4,7 +4,7 @@
 //! every key appears at most once. Lists are comma-separated. The `table` key says which kind
 //! of table it is and so which other keys are allowed:
 //!
-//! | table | keys (required in bold in the docs below) |
+//! | table | keys |
 //! | --- | --- |
 //! | `durations` | `colours`, `values`, `methods`, `deals`, `seed`, `conventions`, `exact`, `histograms` |
 //! | `duels` | `colours`, `values`, `methods`, `deals`, `seed` |
