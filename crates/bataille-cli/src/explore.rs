@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use bataille_engine::{DeckSpec, Limits, Methods};
+use bataille_search::bmn::Bmn;
 use bataille_search::{
     Bataille, DealGame, Mode, Options, Plan, Progress, Shard, State, explore, report,
 };
@@ -52,6 +53,17 @@ pub(crate) struct ExploreArgs {
     /// Stacking method of the second player.
     #[arg(long)]
     method2: Option<String>,
+    /// Stop each game after this many tricks (default: none for deterministic methods,
+    /// 10,000,000 with a random method).
+    #[arg(long)]
+    max_tricks: Option<u64>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Flags shared by every command that explores deals (`explore`, `bmn explore`).
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
     /// Play every deal once (one per mirror pair when the players are interchangeable).
     #[arg(long, conflicts_with = "random", required_unless_present = "random")]
     exhaustive: bool,
@@ -79,10 +91,6 @@ pub(crate) struct ExploreArgs {
     /// How many longest games to keep, by tricks and by cards.
     #[arg(long, default_value_t = 10)]
     top: usize,
-    /// Stop each game after this many tricks (default: none for deterministic methods,
-    /// 10,000,000 with a random method).
-    #[arg(long)]
-    max_tricks: Option<u64>,
     /// Output directory (created if needed).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -260,14 +268,19 @@ pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
         }
         limits.max_tricks = max;
     }
+    run_search(&Bataille::new(spec, methods, limits), &args.run)
+}
+
+/// Explores the deals of `game` as `args` say: validation of the run flags, checkpoints,
+/// progress, output files and the terminal summary.
+pub(crate) fn run_search<G: DealGame>(game: &G, args: &RunArgs) -> Result<ExitCode> {
     let mode = match args.random {
         Some(0) => bail!("--random must be at least 1 deal, got 0"),
         Some(deals) => Mode::Random { deals },
         None => Mode::Exhaustive,
     };
     let shard = args.shard.as_deref().map(parse_shard).transpose()?.unwrap_or(Shard::WHOLE);
-    let game = Bataille::new(spec, methods, limits);
-    let plan = Plan::new(&game, mode, args.seed, args.top)?;
+    let plan = Plan::new(game, mode, args.seed, args.top)?;
     let resume = match (&args.checkpoint, args.resume) {
         (Some(path), true) => {
             let text = fs::read_to_string(path)
@@ -308,11 +321,11 @@ pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
     };
     let reporter = Reporter::new(args.checkpoint.clone());
     let started = Instant::now();
-    let ended = explore(&game, &plan, shard, resume, &options, &reporter, &STOP)?;
+    let ended = explore(game, &plan, shard, resume, &options, &reporter, &STOP)?;
     let elapsed = started.elapsed().as_secs_f64();
     reporter.finish();
 
-    let summary = write_results(&args.out, &game, &plan, &ended.state)?;
+    let summary = write_results(&args.out, game, &plan, &ended.state)?;
     let threads = if args.threads == 0 { rayon_threads() } else { args.threads };
     write_metadata(
         &args.out,
@@ -366,10 +379,24 @@ pub(crate) fn merge(args: MergeArgs) -> Result<ExitCode> {
             .push(State::decode(&text).with_context(|| format!("cannot read {}", path.display()))?);
     }
     let state = State::merge(&parts)?;
-    let game = Bataille::from_identity(&state.key.game)
-        .with_context(|| format!("unknown game {:?} in the state files", state.key.game))?;
+    let identity = state.key.game.clone();
+    if let Some(game) = Bataille::from_identity(&identity) {
+        merge_game(&game, &state, &args, started)
+    } else if let Some(game) = Bmn::from_identity(&identity) {
+        merge_game(&game, &state, &args, started)
+    } else {
+        bail!("unknown game {identity:?} in the state files")
+    }
+}
+
+fn merge_game<G: DealGame>(
+    game: &G,
+    state: &State,
+    args: &MergeArgs,
+    started: Instant,
+) -> Result<ExitCode> {
     let plan = Plan::with_unit_size(
-        &game,
+        game,
         state.key.mode,
         state.key.seed,
         state.key.top,
@@ -378,7 +405,7 @@ pub(crate) fn merge(args: MergeArgs) -> Result<ExitCode> {
     if plan.key() != &state.key {
         bail!("the state files do not describe a run of {}", state.key.game);
     }
-    let summary = write_results(&args.out, &game, &plan, &state)?;
+    let summary = write_results(&args.out, game, &plan, state)?;
     write_metadata(
         &args.out,
         &[

@@ -26,6 +26,11 @@ pub(crate) enum Command {
     Experiment(crate::experiment::ExperimentArgs),
     /// The take-away games of the companion documents: Nim, Marienbad, Fort Boyard, matches.
     Takeaway(crate::takeaway::TakeawayArgs),
+    /// Build the known infinite games (Spivey, Lakshtanov, aligned cycles for even V) and
+    /// check them; census of every C=1 position.
+    Construct(crate::construct::ConstructArgs),
+    /// Aligned cycles (box 4): check one, repeat one, combine several.
+    Aligned(crate::aligned::AlignedArgs),
 }
 
 /// Flags of `bataille play`.

@@ -9,7 +9,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+mod aligned;
 mod bmn;
+mod construct;
 mod experiment;
 mod explore;
 mod flags;
@@ -40,6 +42,8 @@ fn main() -> ExitCode {
         flags::Command::Bmn(args) => bmn::run(args),
         flags::Command::Takeaway(args) => takeaway::run(args),
         flags::Command::Experiment(args) => experiment::run(args),
+        flags::Command::Construct(args) => construct::run(args),
+        flags::Command::Aligned(args) => aligned::run(args),
     };
     match result {
         Ok(code) => code,

@@ -2,6 +2,7 @@
 
 mod bmn;
 mod cli;
+mod construct;
 mod experiment;
 mod explore;
 mod takeaway;

@@ -6,6 +6,9 @@
 //!
 //! # Columns
 //!
+//! *cards* is the game's own measure (see [`DealGame::cards_counted`]): the cards each player
+//! turned for bataille, every card turned by either player for beggar-my-neighbour.
+//!
 //! `summary.csv` — `key,value`, one row per key:
 //! `game`, `mode`, `seed`, `unit_size`, `units` (of the whole run), `units_done`, `complete`
 //! (`true`/`false`), `deals` (played), `deals_in_run` (the whole run: the closed formula for
@@ -149,7 +152,7 @@ pub struct CycleRow {
     pub id: u64,
     /// Tricks per turn.
     pub period_tricks: u64,
-    /// Cards per player per turn.
+    /// Cards per turn (the game's own cards measure).
     pub period_cards: u64,
     /// Deals that reach it.
     pub deals: u64,
@@ -267,9 +270,10 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
     }
     let _ = writeln!(
         t,
-        "means:     {}; {} per player (finished games)",
+        "means:     {}; {} {} (finished games)",
         mean_line("tricks", &s.tricks),
-        mean_line("cards", &s.cards)
+        mean_line("cards", &s.cards),
+        game.cards_counted()
     );
     for list in [&s.longest_by_tricks, &s.longest_by_cards] {
         if let Some(r) = list.entries().first() {
