@@ -142,8 +142,12 @@ fn output_of(program: &str, args: &[&str]) -> Option<String> {
 fn commit() -> String {
     match output_of("git", &["rev-parse", "HEAD"]) {
         Some(head) => {
-            let dirty = output_of("git", &["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
+            // The results themselves (earlier notes) do not make the source dirty.
+            let dirty = output_of(
+                "git",
+                &["status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)results"],
+            )
+            .is_some_and(|s| !s.is_empty());
             if dirty { format!("{head} (with uncommitted changes)") } else { head }
         }
         None => "unknown".to_string(),
