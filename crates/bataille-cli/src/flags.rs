@@ -22,6 +22,8 @@ pub(crate) enum Command {
     Merge(crate::explore::MergeArgs),
     /// Beggar-my-neighbour (bataille anglaise): play a game, verify the published games.
     Bmn(crate::bmn::BmnArgs),
+    /// Regenerate one of the article's tables from a recipe: CSV, Markdown and SVG plots.
+    Experiment(crate::experiment::ExperimentArgs),
     /// The take-away games of the companion documents: Nim, Marienbad, Fort Boyard, matches.
     Takeaway(crate::takeaway::TakeawayArgs),
     /// Build the known infinite games (Spivey, Lakshtanov, aligned cycles for even V) and

@@ -12,6 +12,7 @@ use clap::Parser;
 mod aligned;
 mod bmn;
 mod construct;
+mod experiment;
 mod explore;
 mod flags;
 mod hunt;
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
         flags::Command::Merge(args) => explore::merge(args),
         flags::Command::Bmn(args) => bmn::run(args),
         flags::Command::Takeaway(args) => takeaway::run(args),
+        flags::Command::Experiment(args) => experiment::run(args),
         flags::Command::Construct(args) => construct::run(args),
         flags::Command::Aligned(args) => aligned::run(args),
         flags::Command::Hunt(args) => hunt::run(args),

@@ -3,6 +3,7 @@
 mod bmn;
 mod cli;
 mod construct;
+mod experiment;
 mod explore;
 mod hunt;
 mod takeaway;

@@ -441,6 +441,70 @@ pub fn play_random<R: RngCore + ?Sized>(
     }
 }
 
+/// The positions a game has been in, for [`play_random_until_repeat`]: reuse one per worker so
+/// that its table keeps its capacity from game to game.
+#[derive(Debug, Clone, Default)]
+pub struct SeenPositions {
+    seen: std::collections::HashSet<Box<[Card]>>,
+    key: Vec<Card>,
+}
+
+impl SeenPositions {
+    /// Records the position of `g`; `false` if it was already there.
+    fn insert(&mut self, g: &Game) -> bool {
+        self.key.clear();
+        // The first hand's length, then both hands: the cards alone would not tell where the
+        // first hand ends.
+        let len0 = g.len(crate::Player::First);
+        self.key.push((len0 & 0xff) as Card);
+        self.key.push((len0 >> 8) as Card);
+        self.key.extend(g.hand(crate::Player::First));
+        self.key.extend(g.hand(crate::Player::Second));
+        if self.seen.contains(self.key.as_slice()) {
+            return false;
+        }
+        self.seen.insert(self.key.as_slice().into());
+        true
+    }
+}
+
+/// Plays a game with a random method under the convention of the article's program (REFERENCE.md
+/// section 2): the positions met before each trick are remembered, and the game is stopped as
+/// soon as a position comes back. Such a game comes out as [`Outcome::Capped`] with the tricks
+/// and cards played until the repeat, so that means over finished games leave it out, as the
+/// article's program did. Games that never repeat a position are played exactly as by
+/// [`play_random`] with the same generator.
+///
+/// This is not the correct rule for the random method (a repeated position is not a loop: the
+/// next shuffles may differ), only a way to reproduce the published means. It allocates one
+/// key per new position.
+pub fn play_random_until_repeat<R: RngCore + ?Sized>(
+    start: &Game,
+    methods: Methods,
+    rng: &mut R,
+    limits: Limits,
+    seen: &mut SeenPositions,
+) -> GameResult {
+    seen.seen.clear();
+    let mut g = start.clone();
+    let mut tricks: u64 = 0;
+    let mut cards: u64 = 0;
+    loop {
+        if let Some(end) = g.ending() {
+            return GameResult { outcome: end.into(), tricks, cards };
+        }
+        if tricks == limits.max_tricks || !seen.insert(&g) {
+            return GameResult { outcome: Outcome::Capped, tricks, cards };
+        }
+        let t = g.trick(methods, rng);
+        tricks += 1;
+        cards += u64::from(t.reveals);
+        if let TrickResult::Ended(end) = t.result {
+            return GameResult { outcome: end.into(), tricks, cards };
+        }
+    }
+}
+
 /// Advances a game that is known to be on a loop or heading to one by `n` tricks, returning
 /// the reveals played.
 fn advance(g: &mut Game, methods: Methods, n: u64) -> u64 {
@@ -570,5 +634,57 @@ mod tests {
         );
         assert_eq!(r.outcome, Outcome::Capped);
         assert_eq!(r.tricks, 3);
+    }
+
+    /// Scripted choices for the random method: `random::<bool>()` reads the top bit of
+    /// `next_u32`, so each value of the script picks [high, low] (top bit set) or [low, high].
+    struct Script(Vec<bool>, usize);
+
+    impl RngCore for Script {
+        fn next_u32(&mut self) -> u32 {
+            let bit = self.0[self.1 % self.0.len()];
+            self.1 += 1;
+            if bit { u32::MAX } else { 0 }
+        }
+        fn next_u64(&mut self) -> u64 {
+            u64::from(self.next_u32())
+        }
+        fn fill_bytes(&mut self, dst: &mut [u8]) {
+            dst.fill(0);
+        }
+    }
+
+    #[test]
+    fn random_game_repeating_a_position() {
+        // The article's box 3: [4, 1] / [2, 3] comes back after four tricks when the winner
+        // stacks high-low, low-high, high-low, low-high.
+        let start = Game::new(&"[4, 1] / [2, 3]".parse().unwrap());
+        let random = Methods::both(Method::Random);
+        let script = || Script(vec![true, false], 0);
+        let limits = Limits { max_tricks: 1000 };
+        // The correct convention plays on: the same choices forever, up to the cap.
+        let r = play_random(&start, random, &mut script(), limits);
+        assert_eq!((r.outcome, r.tricks, r.cards), (Outcome::Capped, 1000, 1000));
+        // The published program's convention stops when the start comes back, after 4 tricks.
+        let mut seen = SeenPositions::default();
+        let r = play_random_until_repeat(&start, random, &mut script(), limits, &mut seen);
+        assert_eq!((r.outcome, r.tricks, r.cards), (Outcome::Capped, 4, 4));
+        // Other choices end the game, the same way under both conventions; the set is reused.
+        for bits in [vec![true], vec![false], vec![false, true, true]] {
+            let a = play_random(&start, random, &mut Script(bits.clone(), 0), limits);
+            let b =
+                play_random_until_repeat(&start, random, &mut Script(bits, 0), limits, &mut seen);
+            assert!(a.outcome.is_finished(), "{a:?}");
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn repeat_needs_both_hands_and_the_split() {
+        // Same cards, different split: not the same position.
+        let mut seen = SeenPositions::default();
+        assert!(seen.insert(&Game::new(&"[1, 2] / [3]".parse().unwrap())));
+        assert!(seen.insert(&Game::new(&"[1] / [2, 3]".parse().unwrap())));
+        assert!(!seen.insert(&Game::new(&"[1, 2] / [3]".parse().unwrap())));
     }
 }

@@ -18,8 +18,8 @@
 //! one that can be duplicated into longer aligned loops (article box 4).
 
 use bataille_engine::{
-    DeckSpec, Game, Limits, Method, Methods, Outcome, Position, Scratch, aligned, loop_positions,
-    play_deterministic, play_random,
+    DeckSpec, Game, Limits, Method, Methods, Outcome, Position, Scratch, SeenPositions, aligned,
+    loop_positions, play_deterministic, play_random, play_random_until_repeat,
 };
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -27,12 +27,26 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::arrangement::{Arrangements, next_arrangement};
 use crate::game::{Alignment, CycleInfo, DealGame, DealOutcome, DealRecord};
 
+/// How games with a random method are played (REFERENCE.md section 2).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum RandomConvention {
+    /// To the end (or the trick cap): a repeated position is not a loop under random stacking.
+    /// The correct rule, and the default.
+    #[default]
+    PlayedToEnd,
+    /// As the article's program: stopped as soon as a position repeats, and counted as
+    /// capped (so left out of the means over finished games). See
+    /// [`bataille_engine::play_random_until_repeat`]. Deterministic methods are unaffected.
+    StopOnRepeat,
+}
+
 /// Bataille deals of one deck under one pair of stacking methods.
 #[derive(Debug, Clone)]
 pub struct Bataille {
     spec: DeckSpec,
     methods: Methods,
     limits: Limits,
+    stop_on_repeat: bool,
     deck: Vec<u8>,
     arrangements: Arrangements,
     half: usize,
@@ -45,11 +59,22 @@ pub struct BatailleWorker {
     deal: Vec<u8>,
     game: Game,
     scratch: Scratch,
+    seen: SeenPositions,
 }
 
 impl Bataille {
     /// Deals of `spec` played with `methods`, each game stopped at `limits`.
     pub fn new(spec: DeckSpec, methods: Methods, limits: Limits) -> Bataille {
+        Bataille::with_convention(spec, methods, limits, RandomConvention::PlayedToEnd)
+    }
+
+    /// Deals of `spec` played with `methods`, a random method following `convention`.
+    pub fn with_convention(
+        spec: DeckSpec,
+        methods: Methods,
+        limits: Limits,
+        convention: RandomConvention,
+    ) -> Bataille {
         let deck = spec.sorted_deck();
         let arrangements = Arrangements::new(&deck);
         let n = deck.len();
@@ -57,6 +82,8 @@ impl Bataille {
             spec,
             methods,
             limits,
+            stop_on_repeat: convention == RandomConvention::StopOnRepeat
+                && !methods.is_deterministic(),
             arrangements,
             half: n / 2,
             reduce: n % 2 == 0 && methods.is_swap_symmetric(),
@@ -86,14 +113,17 @@ impl Bataille {
         let names = words.next()?;
         let (first, second) = names.split_once('/').unwrap_or((names, names));
         let methods = Methods::new(Method::from_name(first)?, Method::from_name(second)?);
-        let limits = match words.next() {
-            None => Limits::default_for(methods),
-            Some(cap) => Limits { max_tricks: cap.strip_prefix("cap=")?.parse().ok()? },
-        };
-        if words.next().is_some() {
-            return None;
+        let mut limits = Limits::default_for(methods);
+        let mut convention = RandomConvention::PlayedToEnd;
+        for word in words {
+            if word == "stop=repeat" && convention == RandomConvention::PlayedToEnd {
+                convention = RandomConvention::StopOnRepeat;
+            } else {
+                limits = Limits { max_tricks: word.strip_prefix("cap=")?.parse().ok()? };
+            }
         }
-        let game = Bataille::new(DeckSpec::new(c, v).ok()?, methods, limits);
+        let game =
+            Bataille::with_convention(DeckSpec::new(c, v).ok()?, methods, limits, convention);
         (game.identity() == identity).then_some(game)
     }
 
@@ -111,6 +141,7 @@ impl DealGame for Bataille {
             deal: self.deck.clone(),
             game: Game::default(),
             scratch: Scratch::default(),
+            seen: SeenPositions::default(),
         }
     }
 
@@ -120,7 +151,13 @@ impl DealGame for Bataille {
         } else {
             format!(" cap={}", self.limits.max_tricks)
         };
-        format!("bataille C={} V={} {}{cap}", self.spec.colours(), self.spec.values(), self.methods)
+        let stop = if self.stop_on_repeat { " stop=repeat" } else { "" };
+        format!(
+            "bataille C={} V={} {}{cap}{stop}",
+            self.spec.colours(),
+            self.spec.values(),
+            self.methods
+        )
     }
 
     fn deck(&self) -> &[u8] {
@@ -165,10 +202,12 @@ impl DealGame for Bataille {
 
     #[inline]
     fn play(&self, w: &mut BatailleWorker, rng: &mut Xoshiro256PlusPlus) -> DealRecord {
-        let BatailleWorker { deal, game, scratch } = w;
+        let BatailleWorker { deal, game, scratch, seen } = w;
         game.set(&deal[..self.half], &deal[self.half..]);
         let r = if self.methods.is_deterministic() {
             play_deterministic(game, self.methods, self.limits, scratch)
+        } else if self.stop_on_repeat {
+            play_random_until_repeat(game, self.methods, rng, self.limits, seen)
         } else {
             play_random(game, self.methods, rng, self.limits)
         };
@@ -254,6 +293,24 @@ mod tests {
         check(4, 4, nat, Limits::DETERMINISTIC);
         check(4, 13, Methods::new(Method::Random, Method::Optimized), Limits::RANDOM);
         check(1, 9, nat, Limits { max_tricks: 77 });
+        let random = Methods::both(Method::Random);
+        let g = Bataille::with_convention(
+            DeckSpec::new(4, 8).unwrap(),
+            random,
+            Limits { max_tricks: 500 },
+            RandomConvention::StopOnRepeat,
+        );
+        assert_eq!(g.identity(), "bataille C=4 V=8 random cap=500 stop=repeat");
+        let back = Bataille::from_identity(&g.identity()).unwrap();
+        assert_eq!(back.identity(), g.identity());
+        // The convention does not apply to deterministic methods.
+        let g = Bataille::with_convention(
+            DeckSpec::new(4, 8).unwrap(),
+            nat,
+            Limits::DETERMINISTIC,
+            RandomConvention::StopOnRepeat,
+        );
+        assert_eq!(g.identity(), "bataille C=4 V=8 natural");
         assert!(Bataille::from_identity("bataille C=4 V=4").is_none());
         assert!(Bataille::from_identity("bataille C=4 V=4 natural cap=x").is_none());
     }

@@ -58,7 +58,7 @@ pub mod stats;
 #[cfg(test)]
 mod naive;
 
-pub use bataille::Bataille;
+pub use bataille::{Bataille, RandomConvention};
 pub use game::{Alignment, CycleInfo, DealGame, DealOutcome, DealRecord};
 pub use plan::{Mode, Plan, RunKey, Shard, UnitSet};
 pub use run::{Ended, Options, Progress, RunError, Silent, explore, explore_sequential, run_unit};

@@ -1,0 +1,206 @@
+//! Regenerates the article's tables (Delahaye & Mathieu, seed 002) from recipes: mean
+//! durations for C = 1 and C = 4, win-rate duels for 32 and 52 cards, and the records table,
+//! as CSV, Markdown and SVG plots.
+//!
+//! A [`Recipe`] (the plain-text files in `experiments/`, format in [`recipe`]) is run by
+//! [`run`], which drives the search harness (`bataille-search`: seeded random deals and
+//! exhaustive enumeration on a rayon pool, exact order-independent aggregates) and returns the
+//! files to write as bytes: this crate does no I/O. Same recipe and seed ⇒ the same bytes,
+//! whatever the number of threads.
+//!
+//! ```
+//! use bataille_experiment::{Recipe, Settings, run};
+//!
+//! let recipe = Recipe::parse(
+//!     "table = durations\ncolours = 1\nvalues = 2, 4\nmethods = natural\ndeals = 1000\nexact = 100",
+//! )
+//! .unwrap();
+//! let out = run(&recipe, &Settings { threads: 1 }, &mut |_| {}).unwrap();
+//! let csv = String::from_utf8(out.file("durations.csv").unwrap().to_vec()).unwrap();
+//! // C=1 V=2: every game is one trick, one card each; V=4 exactly 10/3 over all deals.
+//! assert!(csv.lines().nth(1).unwrap().contains(",1.0000,"));
+//! assert!(csv.lines().nth(2).unwrap().contains(",3.3333,"));
+//! ```
+//!
+//! # Crate layout
+//!
+//! - [`recipe`]: the recipe format, parsed and validated into [`Recipe`].
+//! - [`published`]: the article's printed means and the public record table.
+//! - [`durations`]: mean-duration tables, exact means over all deals.
+//! - [`duels`]: win rates of every ordered pair of methods.
+//! - [`records`]: longest games found against the public records.
+//! - [`plot`]: the SVG plots.
+
+use std::sync::atomic::AtomicBool;
+
+use bataille_search::arrangement::TooManyArrangements;
+use bataille_search::stats::Stats;
+use bataille_search::{Bataille, Mode, Options, Plan, RunError, Shard, Silent, explore};
+
+pub mod duels;
+pub mod durations;
+pub mod plot;
+pub mod published;
+pub mod recipe;
+pub mod records;
+
+pub use recipe::{Convention, Recipe, RecipeError};
+
+/// How to run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Settings {
+    /// Worker threads (0: one per core). Never changes a result.
+    pub threads: usize,
+}
+
+/// The files of a table, to be written under its results folder, and a Markdown summary.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// (file name, contents).
+    pub files: Vec<(String, Vec<u8>)>,
+    /// The table in Markdown.
+    pub summary: String,
+}
+
+impl Output {
+    /// The contents of the file `name`.
+    pub fn file(&self, name: &str) -> Option<&[u8]> {
+        self.files.iter().find(|(n, _)| n == name).map(|(_, b)| b.as_slice())
+    }
+}
+
+/// Why a table could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ExperimentError {
+    /// The search harness failed.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// A deck too large to enumerate.
+    #[error(transparent)]
+    TooLarge(#[from] TooManyArrangements),
+    /// Rendering a CSV failed.
+    #[error("cannot render a CSV table: {0}")]
+    Csv(#[from] csv::Error),
+    /// Drawing a plot failed.
+    #[error("cannot draw a plot: {0}")]
+    Plot(String),
+    /// A records table was asked of [`run`], which needs the files it reads: see
+    /// [`records::run`].
+    #[error("a records table reads result files: use records::run")]
+    NeedsFiles,
+}
+
+/// Runs a durations or duels recipe; `log` hears a line per cell. Records tables read files
+/// and go through [`records::run`].
+pub fn run(
+    recipe: &Recipe,
+    settings: &Settings,
+    log: &mut dyn FnMut(&str),
+) -> Result<Output, ExperimentError> {
+    match recipe {
+        Recipe::Durations(d) => durations::run(d, settings, log),
+        Recipe::Duels(d) => duels::run(d, settings, log),
+        Recipe::Records(_) => Err(ExperimentError::NeedsFiles),
+    }
+}
+
+/// One run of the search harness, the whole plan on `threads` workers.
+fn search(
+    game: &Bataille,
+    mode: Mode,
+    seed: u64,
+    top: usize,
+    threads: usize,
+) -> Result<Stats, ExperimentError> {
+    let plan = Plan::new(game, mode, seed, top)?;
+    let stop = AtomicBool::new(false);
+    let options = Options { threads, ..Options::default() };
+    let ended = explore(game, &plan, Shard::WHOLE, None, &options, &Silent, &stop)?;
+    Ok(ended.state.stats)
+}
+
+fn csv_bytes(rows: &[Vec<String>]) -> Result<Vec<u8>, csv::Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.write_record(r)?;
+    }
+    w.into_inner().map_err(|e| csv::Error::from(e.into_error()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = "table = durations\ncolours = 4\nvalues = 2, 3\n\
+                         methods = natural, random\ndeals = 3000\nseed = 11\n\
+                         conventions = end, repeat\nexact = 100000\nhistograms = 3\n";
+
+    #[test]
+    fn same_seed_same_bytes_whatever_the_threads() {
+        let recipe = Recipe::parse(SMALL).unwrap();
+        let one = run(&recipe, &Settings { threads: 1 }, &mut |_| {}).unwrap();
+        let two = run(&recipe, &Settings { threads: 2 }, &mut |_| {}).unwrap();
+        assert_eq!(one.files, two.files);
+        let names: Vec<&str> = one.files.iter().map(|f| f.0.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "durations.csv",
+                "longest.csv",
+                "histograms.csv",
+                "means.svg",
+                "histogram-v3.svg",
+                "table.md"
+            ]
+        );
+        // Another seed draws other deals.
+        let other =
+            run(&recipe.clone().with_deals(3001), &Settings { threads: 2 }, &mut |_| {}).unwrap();
+        assert_ne!(one.file("durations.csv"), other.file("durations.csv"));
+        let duels = Recipe::parse(
+            "table = duels\ncolours = 4\nvalues = 3\nmethods = natural, random\ndeals = 2000",
+        )
+        .unwrap();
+        let a = run(&duels, &Settings { threads: 1 }, &mut |_| {}).unwrap();
+        let b = run(&duels, &Settings { threads: 2 }, &mut |_| {}).unwrap();
+        assert_eq!(a.files, b.files);
+    }
+
+    #[test]
+    fn small_table_contents() {
+        let out =
+            run(&Recipe::parse(SMALL).unwrap(), &Settings { threads: 2 }, &mut |_| {}).unwrap();
+        let text = String::from_utf8(out.file("durations.csv").unwrap().to_vec()).unwrap();
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        let rows: Vec<csv::StringRecord> = r.records().map(|r| r.unwrap()).collect();
+        // V = 2, 3 × (natural, random end, random repeat).
+        assert_eq!(rows.len(), 6);
+        for row in &rows {
+            assert_eq!(&row[4], "3000");
+            let (finished, stopped): (u64, u64) =
+                (row[5].parse().unwrap(), row[6].parse().unwrap());
+            assert_eq!(finished + stopped, 3000);
+            let mean: f64 = row[7].parse().unwrap();
+            let (lo, hi): (f64, f64) = (row[10].parse().unwrap(), row[11].parse().unwrap());
+            assert!(lo < mean && mean < hi);
+        }
+        // The exact mean is given for natural only, and the sample agrees with it.
+        let nat = &rows[0];
+        assert_eq!((&nat[1], &nat[2], &nat[3]), ("2", "natural", ""));
+        assert_eq!(&nat[18], "70");
+        let exact: f64 = nat[17].parse().unwrap();
+        let (mean, se): (f64, f64) = (nat[7].parse().unwrap(), nat[9].parse().unwrap());
+        assert!((mean - exact).abs() < 4.0 * se, "{mean} {exact} {se}");
+        assert_eq!(&rows[1][17], "");
+        // Random games played to the end always finish on such small decks; the published
+        // convention stops some of them.
+        assert_eq!(&rows[1][3], "end");
+        assert_eq!(&rows[1][6], "0");
+        assert_eq!(&rows[2][3], "repeat");
+        assert!(rows[2][6].parse::<u64>().unwrap() > 0);
+        let svg = String::from_utf8(out.file("means.svg").unwrap().to_vec()).unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.contains("<text") && svg.contains("random (repeat)")
+        );
+    }
+}
