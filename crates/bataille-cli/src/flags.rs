@@ -24,6 +24,8 @@ pub(crate) enum Command {
     Bmn(crate::bmn::BmnArgs),
     /// The take-away games of the companion documents: Nim, Marienbad, Fort Boyard, matches.
     Takeaway(crate::takeaway::TakeawayArgs),
+    /// Hunt record-length games: a guided search over deals, reproducible by seed.
+    Records(crate::records::RecordsArgs),
 }
 
 /// Flags of `bataille play`.

@@ -13,6 +13,7 @@ mod bmn;
 mod explore;
 mod flags;
 mod play;
+mod records;
 mod takeaway;
 mod verify;
 
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
         flags::Command::Merge(args) => explore::merge(args),
         flags::Command::Bmn(args) => bmn::run(args),
         flags::Command::Takeaway(args) => takeaway::run(args),
+        flags::Command::Records(args) => records::run(args),
     };
     match result {
         Ok(code) => code,
