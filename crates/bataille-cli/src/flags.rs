@@ -79,4 +79,8 @@ pub(crate) struct VerifyArgs {
     /// Print the table in Markdown (as in the README).
     #[arg(long)]
     pub(crate) markdown: bool,
+    /// The records file whose rows are replayed after the catalogue (skipped when the default
+    /// file does not exist).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) records: Option<std::path::PathBuf>,
 }

@@ -3,4 +3,5 @@
 mod bmn;
 mod cli;
 mod explore;
+mod records;
 mod takeaway;
