@@ -440,8 +440,8 @@ fn append_records(path: &Path, rows: &[[String; 12]]) -> Result<()> {
     Ok(())
 }
 
-/// The commit of the working directory's repository (`-dirty` when tracked files are
-/// modified), or `unknown` outside a repository.
+/// The commit of the working directory's repository (`-dirty` when tracked files outside
+/// `results/` are modified), or `unknown` outside a repository.
 fn commit() -> String {
     let git = |args: &[&str]| {
         std::process::Command::new("git")
@@ -453,8 +453,15 @@ fn commit() -> String {
     };
     match git(&["rev-parse", "--short=12", "HEAD"]) {
         Some(hash) => {
-            let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
+            // The records file itself (under `results/`) does not make the code dirty.
+            let dirty = git(&[
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                ":(top,exclude)results",
+            ])
+            .is_some_and(|s| !s.is_empty());
             if dirty { format!("{hash}-dirty") } else { hash }
         }
         None => "unknown".to_string(),
