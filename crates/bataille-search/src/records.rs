@@ -742,16 +742,12 @@ pub fn search(
         .build()
         .map_err(|e| RecordsError::Threads { threads: options.threads, message: e.to_string() })?;
     let k = cfg.chains as u64;
-    let start_done: Vec<u64> = state.chains.iter().map(|c| c.done).collect();
     let before = state.iterations();
     // The target of each chain for an iteration budget (of the whole search).
     let target = |c: usize| match budget {
         Budget::Iterations(n) => n / k + u64::from((c as u64) < n % k),
         Budget::Time(_) => u64::MAX,
     };
-    // A time budget keeps the chains in step: a resumed search first brings every chain to the
-    // furthest one.
-    let base = start_done.iter().copied().max().unwrap_or(0);
     let started = Instant::now();
     let mut last_checkpoint = Instant::now();
     let mut round: u64 = 64;
@@ -768,13 +764,13 @@ pub fn search(
                 break;
             }
         }
-        // This round: every chain `round` iterations further (up to its target).
-        let goal = |c: &Chain| {
-            if matches!(budget, Budget::Time(_)) && c.done < base {
-                base
-            } else {
-                (c.done + round).min(target(c.index))
-            }
+        // This round: every chain `round` iterations further (up to its target). A time budget
+        // keeps the chains in step: all go to the furthest one plus `round` (a resumed search
+        // whose chains differ is brought level in its first round).
+        let furthest = state.chains.iter().map(|c| c.done).max().unwrap_or(0);
+        let goal = |c: &Chain| match budget {
+            Budget::Time(_) => furthest + round,
+            Budget::Iterations(_) => (c.done + round).min(target(c.index)),
         };
         if state.chains.iter().all(|c| goal(c) <= c.done) {
             break;

@@ -177,3 +177,12 @@ fn bad_configurations() {
     let hot = Config { anneal: Anneal { t_end: 1.0, ..c.anneal }, ..c };
     assert!(matches!(hot.validate(), Err(RecordsError::Anneal(_))));
 }
+
+#[test]
+fn time_budget_levels_a_resumed_search() {
+    let c = cfg(4, 5, Method::Natural, Measure::Tricks, 2, 4);
+    let part = run(&c, Budget::Iterations(1_001), None, 1);
+    assert_eq!(part.result.per_chain, vec![251, 250, 250, 250]);
+    let timed = run(&c, Budget::Time(Duration::from_millis(100)), Some(part.state), 2).result;
+    assert!(timed.per_chain.iter().all(|&d| d == timed.per_chain[0] && d > 251), "{timed:?}");
+}
