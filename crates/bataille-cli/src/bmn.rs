@@ -9,6 +9,8 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use bataille_bmn::published::{Status, checks};
+
+use crate::explore::{RunArgs, run_search};
 use bataille_bmn::{
     DeckSpec, Game, Hands, Limits, Outcome, Player, Record, Scratch, format_hand, parse_deal,
     play_hands,
@@ -29,6 +31,26 @@ enum BmnCommand {
     /// Replay Casella et al.'s non-terminating game, the article's printing of it (box 1) and
     /// the record games; compare with the published figures.
     Verify(VerifyArgs),
+    /// Explore deals (every one, or N seeded random ones) on all cores: outcomes, lengths,
+    /// records and loops, as CSV files (the same flags and files as `bataille explore`).
+    Explore(ExploreArgs),
+}
+
+/// Flags of `bataille bmn explore`.
+#[derive(Debug, Args)]
+struct ExploreArgs {
+    /// The deck: standard (52 cards) or italian (40 cards, no aces).
+    #[arg(long, value_name = "NAME", conflicts_with = "counts")]
+    deck: Option<String>,
+    /// Any deck, as the counts NUMERALS,J,Q,K,A; at most 255 cards.
+    #[arg(long, value_name = "N,J,Q,K,A")]
+    counts: Option<String>,
+    /// Stop each game after this many tricks (default: none; Brent's algorithm ends every
+    /// game).
+    #[arg(long, value_name = "N")]
+    max_tricks: Option<u64>,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 /// Flags of `bataille bmn play`.
@@ -74,7 +96,22 @@ pub(crate) fn run(args: BmnArgs) -> Result<ExitCode> {
     match args.command {
         BmnCommand::Play(a) => play(PlayConfig::new(a)?),
         BmnCommand::Verify(a) => verify(&a),
+        BmnCommand::Explore(a) => explore(&a),
     }
+}
+
+fn explore(a: &ExploreArgs) -> Result<ExitCode> {
+    let spec = match (&a.deck, &a.counts) {
+        (Some(name), _) => DeckSpec::preset(name)?,
+        (None, Some(counts)) => DeckSpec::parse_counts(counts)?,
+        (None, None) => DeckSpec::STANDARD,
+    };
+    let limits = match a.max_tricks {
+        Some(0) => bail!("--max-tricks must be at least 1, got 0"),
+        Some(max) => Limits { max_tricks: max },
+        None => Limits::NONE,
+    };
+    run_search(&bataille_search::bmn::Bmn::new(spec, limits), &a.run, 0)
 }
 
 /// What `bmn play` was asked to do, validated.

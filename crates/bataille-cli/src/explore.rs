@@ -5,9 +5,9 @@
 //! (temporary file, fsync, rename) every `--checkpoint-every` seconds and on Ctrl-C, and writes
 //! the output directory:
 //!
-//! - `summary.csv`, `histograms.csv`, `records.csv`, `cycles.csv`: the results (columns in
-//!   [`bataille_search::report`]); byte-identical for the same work whatever `--threads`, and
-//!   for merged shards;
+//! - `summary.csv`, `histograms.csv`, `records.csv`, `cycles.csv` (and `loops.csv` for
+//!   `bataille hunt`): the results (columns in [`bataille_search::report`]); byte-identical
+//!   for the same work whatever `--threads`, and for merged shards;
 //! - `state.txt`: the machine-readable state that `merge` reads (also identical);
 //! - `metadata.csv`: command, version, threads, shard, elapsed time, speed: the only file that
 //!   differs between runs.
@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use bataille_engine::{DeckSpec, Limits, Methods};
+use bataille_search::bmn::Bmn;
 use bataille_search::{
     Bataille, DealGame, Mode, Options, Plan, Progress, Shard, State, explore, report,
 };
@@ -52,6 +53,17 @@ pub(crate) struct ExploreArgs {
     /// Stacking method of the second player.
     #[arg(long)]
     method2: Option<String>,
+    /// Stop each game after this many tricks (default: none for deterministic methods,
+    /// 10,000,000 with a random method).
+    #[arg(long)]
+    max_tricks: Option<u64>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Flags shared by every command that explores deals (`explore`, `bmn explore`).
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
     /// Play every deal once (one per mirror pair when the players are interchangeable).
     #[arg(long, conflicts_with = "random", required_unless_present = "random")]
     exhaustive: bool,
@@ -79,10 +91,6 @@ pub(crate) struct ExploreArgs {
     /// How many longest games to keep, by tricks and by cards.
     #[arg(long, default_value_t = 10)]
     top: usize,
-    /// Stop each game after this many tricks (default: none for deterministic methods,
-    /// 10,000,000 with a random method).
-    #[arg(long)]
-    max_tricks: Option<u64>,
     /// Output directory (created if needed).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -135,6 +143,8 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// The progress display and the checkpoint writer.
 struct Reporter {
+    /// The command, for the plain progress lines.
+    name: &'static str,
     bar: Option<ProgressBar>,
     checkpoint: Option<PathBuf>,
     deals: AtomicU64,
@@ -145,7 +155,7 @@ struct Reporter {
 }
 
 impl Reporter {
-    fn new(checkpoint: Option<PathBuf>) -> Reporter {
+    fn new(name: &'static str, checkpoint: Option<PathBuf>) -> Reporter {
         let target = ProgressDrawTarget::stderr();
         let bar = (!target.is_hidden()).then(|| {
             let bar = ProgressBar::with_draw_target(Some(0), target);
@@ -159,6 +169,7 @@ impl Reporter {
             bar
         });
         Reporter {
+            name,
             bar,
             checkpoint,
             deals: AtomicU64::new(0),
@@ -197,7 +208,8 @@ impl Progress for Reporter {
             *last = Instant::now();
             let secs = self.started.elapsed().as_secs_f64();
             eprintln!(
-                "explore: {units}/{} units, {total} deals, {:.0} deals/s, {secs:.0} s",
+                "{}: {units}/{} units, {total} deals, {:.0} deals/s, {secs:.0} s",
+                self.name,
                 self.pending.load(Ordering::Relaxed),
                 total as f64 / secs
             );
@@ -224,6 +236,9 @@ fn write_results<G: DealGame>(dir: &Path, game: &G, plan: &Plan, state: &State) 
     report::write_histograms(state, file("histograms.csv")?)?;
     report::write_records(game, state, file("records.csv")?)?;
     report::write_cycles(&cycles, file("cycles.csv")?)?;
+    if state.key.loop_deals > 0 {
+        report::write_loops(game, state, &cycles, file("loops.csv")?)?;
+    }
     write_atomic(&dir.join("state.txt"), state.encode().as_bytes())
         .with_context(|| format!("cannot write {}", dir.join("state.txt").display()))?;
     Ok(report::human_summary(game, state, &cycles))
@@ -260,14 +275,25 @@ pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
         }
         limits.max_tricks = max;
     }
+    run_search(&Bataille::new(spec, methods, limits), &args.run, 0)
+}
+
+/// Explores the deals of `game` as `args` say: validation of the run flags, checkpoints,
+/// progress, output files and the terminal summary. With `loop_deals` > 0 (a hunt) each loop
+/// also keeps its `loop_deals` smallest deals, written to `loops.csv`.
+pub(crate) fn run_search<G: DealGame>(
+    game: &G,
+    args: &RunArgs,
+    loop_deals: usize,
+) -> Result<ExitCode> {
     let mode = match args.random {
         Some(0) => bail!("--random must be at least 1 deal, got 0"),
         Some(deals) => Mode::Random { deals },
         None => Mode::Exhaustive,
     };
     let shard = args.shard.as_deref().map(parse_shard).transpose()?.unwrap_or(Shard::WHOLE);
-    let game = Bataille::new(spec, methods, limits);
-    let plan = Plan::new(&game, mode, args.seed, args.top)?;
+    let plan = Plan::new(game, mode, args.seed, args.top)?.keeping_loop_deals(loop_deals);
+    let name = if loop_deals > 0 { "hunt" } else { "explore" };
     let resume = match (&args.checkpoint, args.resume) {
         (Some(path), true) => {
             let text = fs::read_to_string(path)
@@ -299,20 +325,20 @@ pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
         if STOP.swap(true, Ordering::SeqCst) {
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
-        eprintln!("\nexplore: stopping after the current units (Ctrl-C again to quit at once)");
+        eprintln!("\nbataille: stopping after the current units (Ctrl-C again to quit at once)");
     });
     let options = Options {
         threads: args.threads,
         checkpoint_every: Duration::from_secs(args.checkpoint_every.max(1)),
         max_units: args.max_units,
     };
-    let reporter = Reporter::new(args.checkpoint.clone());
+    let reporter = Reporter::new(name, args.checkpoint.clone());
     let started = Instant::now();
-    let ended = explore(&game, &plan, shard, resume, &options, &reporter, &STOP)?;
+    let ended = explore(game, &plan, shard, resume, &options, &reporter, &STOP)?;
     let elapsed = started.elapsed().as_secs_f64();
     reporter.finish();
 
-    let summary = write_results(&args.out, &game, &plan, &ended.state)?;
+    let summary = write_results(&args.out, game, &plan, &ended.state)?;
     let threads = if args.threads == 0 { rayon_threads() } else { args.threads };
     write_metadata(
         &args.out,
@@ -366,19 +392,34 @@ pub(crate) fn merge(args: MergeArgs) -> Result<ExitCode> {
             .push(State::decode(&text).with_context(|| format!("cannot read {}", path.display()))?);
     }
     let state = State::merge(&parts)?;
-    let game = Bataille::from_identity(&state.key.game)
-        .with_context(|| format!("unknown game {:?} in the state files", state.key.game))?;
+    let identity = state.key.game.clone();
+    if let Some(game) = Bataille::from_identity(&identity) {
+        merge_game(&game, &state, &args, started)
+    } else if let Some(game) = Bmn::from_identity(&identity) {
+        merge_game(&game, &state, &args, started)
+    } else {
+        bail!("unknown game {identity:?} in the state files")
+    }
+}
+
+fn merge_game<G: DealGame>(
+    game: &G,
+    state: &State,
+    args: &MergeArgs,
+    started: Instant,
+) -> Result<ExitCode> {
     let plan = Plan::with_unit_size(
-        &game,
+        game,
         state.key.mode,
         state.key.seed,
         state.key.top,
         state.key.unit_size,
-    )?;
+    )?
+    .keeping_loop_deals(state.key.loop_deals);
     if plan.key() != &state.key {
         bail!("the state files do not describe a run of {}", state.key.game);
     }
-    let summary = write_results(&args.out, &game, &plan, &state)?;
+    let summary = write_results(&args.out, game, &plan, state)?;
     write_metadata(
         &args.out,
         &[

@@ -24,6 +24,14 @@ pub(crate) enum Command {
     Bmn(crate::bmn::BmnArgs),
     /// The take-away games of the companion documents: Nim, Marienbad, Fort Boyard, matches.
     Takeaway(crate::takeaway::TakeawayArgs),
+    /// Build the known infinite games (Spivey, Lakshtanov, aligned cycles for even V) and
+    /// check them; census of every C=1 position.
+    Construct(crate::construct::ConstructArgs),
+    /// Aligned cycles (box 4): check one, repeat one, combine several.
+    Aligned(crate::aligned::AlignedArgs),
+    /// Hunt infinite games: explore deals and keep every deal that loops, by cycle, aligned
+    /// cycles flagged.
+    Hunt(crate::hunt::HuntArgs),
     /// Hunt record-length games: a guided search over deals, reproducible by seed.
     Records(crate::records::RecordsArgs),
 }

@@ -9,9 +9,12 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+mod aligned;
 mod bmn;
+mod construct;
 mod explore;
 mod flags;
+mod hunt;
 mod play;
 mod records;
 mod takeaway;
@@ -39,6 +42,9 @@ fn main() -> ExitCode {
         flags::Command::Merge(args) => explore::merge(args),
         flags::Command::Bmn(args) => bmn::run(args),
         flags::Command::Takeaway(args) => takeaway::run(args),
+        flags::Command::Construct(args) => construct::run(args),
+        flags::Command::Aligned(args) => aligned::run(args),
+        flags::Command::Hunt(args) => hunt::run(args),
         flags::Command::Records(args) => records::run(args),
     };
     match result {

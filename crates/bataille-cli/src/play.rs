@@ -220,13 +220,7 @@ fn print_summary(config: &PlayConfig, result: &GameResult) {
     if let Outcome::Cycle(_) = result.outcome {
         if deal.first().len() == deal.second().len() {
             match aligned::check(deal, config.methods) {
-                Ok(a) => println!(
-                    "aligned:   yes, rounds of {} cards; loop of {} rounds after {} ({} tricks)",
-                    a.half,
-                    a.period_rounds,
-                    a.tail_rounds,
-                    a.period_tricks()
-                ),
+                Ok(a) => println!("aligned:   yes, {}", a.summary()),
                 Err(why) => println!("aligned:   no: {why}"),
             }
         }

@@ -143,3 +143,43 @@ fn bad_input_is_a_usage_error() {
     let err = stderr(&bataille(&["bmn", "play", "--partial", &long, "-"]));
     assert!(err.contains("301 cards, more than the engine supports (at most 255)"), "{err}");
 }
+
+#[test]
+fn explore_runs_through_the_harness() {
+    let dir = std::env::temp_dir().join(format!("bmn-explore-{}", std::process::id()));
+    let run = |extra: &[&str], out: &std::path::Path| {
+        let mut args = vec!["bmn", "explore", "--counts", "6,1,1,0,0", "--exhaustive", "--out"];
+        let out = out.to_str().unwrap().to_string();
+        args.push(&out);
+        args.extend_from_slice(extra);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_bataille"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let out = run(&[], &dir.join("all"));
+    // 8 cards, 6 numerals, one J, one Q: 8!/6! = 56 arrangements, each a deal of its own.
+    assert!(out.contains("deals:     56\n"), "{out}");
+    assert!(out.contains("in all (both players)"), "{out}");
+    // Two shards merged give the files of the whole run.
+    for k in 1..=2 {
+        run(&["--shard", &format!("{k}/2")], &dir.join(format!("s{k}")));
+    }
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bataille"))
+        .args(["merge"])
+        .arg(dir.join("s1"))
+        .arg(dir.join("s2"))
+        .arg("--out")
+        .arg(dir.join("merged"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for f in ["summary.csv", "histograms.csv", "records.csv", "cycles.csv"] {
+        let a = std::fs::read(dir.join("all").join(f)).unwrap();
+        let b = std::fs::read(dir.join("merged").join(f)).unwrap();
+        assert_eq!(a, b, "{f}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,6 +2,8 @@
 
 mod bmn;
 mod cli;
+mod construct;
 mod explore;
+mod hunt;
 mod records;
 mod takeaway;

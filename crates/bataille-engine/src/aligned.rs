@@ -73,6 +73,17 @@ pub struct Aligned {
 }
 
 impl Aligned {
+    /// One line: `rounds of n cards; loop of R rounds after T (P tricks)`.
+    pub fn summary(&self) -> String {
+        format!(
+            "rounds of {} cards; loop of {} rounds after {} ({} tricks)",
+            self.half,
+            self.period_rounds,
+            self.tail_rounds,
+            self.period_tricks()
+        )
+    }
+
     /// Tricks in one turn of the loop.
     pub fn period_tricks(&self) -> u64 {
         self.rounds[self.tail_rounds..].iter().map(|r| r.tricks).sum()

@@ -2,8 +2,9 @@
 //!
 //! Deterministic games (every method but random) either end or reach a position seen before.
 //! [`play`] finds out which with Brent's algorithm: one saved position, compared after every
-//! trick, replaced at tricks 1, 2, 4, 8, ... — constant memory and about one trick simulated per
-//! trick played. When a loop is found the tail and the cards are measured by replaying from the
+//! trick, replaced at tricks 32, 96, 224, ... (the start is the first saved position, and the
+//! gaps double from 32, so that the many short games copy nothing) — constant memory and about
+//! one trick simulated per trick played. The period found is exact whatever the first gap. When a loop is found the tail and the cards are measured by replaying from the
 //! start, and the loop is walked once more to name it ([`CycleId`]).
 //!
 //! Games with a random method are played until they end or reach the trick cap.
@@ -15,7 +16,7 @@ use rand::RngCore;
 use crate::game::{Ending, Game, NoRandom, TrickResult, slot};
 use crate::method::{Method, Methods};
 use crate::position::Position;
-use crate::spec::Card;
+use crate::spec::{Card, MAX_CARDS};
 
 /// Limits on a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,17 +155,13 @@ pub struct Scratch {
     saved: Game,
 }
 
-impl Scratch {
-    /// The game buffer, to be filled with [`Game::set`] before [`play_deterministic`].
-    pub fn game(&mut self) -> &mut Game {
-        &mut self.game
-    }
-}
-
 /// Plays a deterministic game from `start` with Brent's cycle detection, using `scratch` for
 /// the working copies. `start` is left unchanged.
 ///
-/// The caller guarantees `methods.is_deterministic()`.
+/// # Panics
+///
+/// If a method is [`Method::Random`]: the caller checks `methods.is_deterministic()` (as
+/// [`play`] does) and plays random games with [`play_random`].
 #[inline]
 pub fn play_deterministic(
     start: &Game,
@@ -181,6 +178,13 @@ pub fn play_deterministic(
         Method::FirstPlayerFirst => FirstSecond,
         Method::Random => panic!("play_deterministic called with the random method"),
     };
+    // Natural or optimized stacking for both, the common cases, get their battles inline too.
+    if methods == Methods::both(Method::Natural) {
+        return brent(start, Methods::both(Method::Natural), HiLo, HiLo, limits, scratch);
+    }
+    if methods == Methods::both(Method::Optimized) {
+        return brent(start, Methods::both(Method::Optimized), HiLo, HiLo, limits, scratch);
+    }
     match (k(methods.first), k(methods.second)) {
         (HiLo, HiLo) => brent(start, methods, HiLo, HiLo, limits, scratch),
         (HiLo, LoHi) => brent(start, methods, HiLo, LoHi, limits, scratch),
@@ -195,6 +199,10 @@ pub fn play_deterministic(
         }
     }
 }
+
+/// Tricks before Brent's first save (then the gaps double). Any value gives the exact period;
+/// 32 lets most games of small decks end before any copy.
+const FIRST_BRENT_GAP: u64 = 32;
 
 /// How a deterministic method orders the two cards of a trick without battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -236,10 +244,11 @@ fn brent(
     debug_assert!(methods.is_deterministic());
     let Scratch { game: g, saved } = scratch;
     g.clone_from(start);
-    saved.clone_from(start);
+    // Until the first save the saved position is `start` itself.
+    let mut saved_is_start = true;
     let [mut h0, mut h1] = g.head;
     let [mut t0, mut t1] = g.tail;
-    let mut power: u64 = 1;
+    let mut power: u64 = FIRST_BRENT_GAP;
     let mut lam: u64 = 0;
     let mut tricks: u64 = 0;
     let mut battle_cards: u64 = 0;
@@ -287,6 +296,86 @@ fn brent(
                 sync!();
                 return result!(g.ending().expect("a hand is empty").into());
             }
+        } else if methods == Methods::both(Method::Natural)
+            || methods == Methods::both(Method::Optimized)
+        {
+            // A battle, on the local counters. The revealed cards stay in the loser's ring
+            // (nothing is written there during the trick): the tie values are read back from
+            // it. Natural: the deciding pair, then each tie value twice from the last tie
+            // back. Optimized: all of them strongest first.
+            let (h0_start, h1_start) = (h0.wrapping_sub(1), h1.wrapping_sub(1));
+            loop {
+                if (h0 == t0) | (h1 == t1) {
+                    sync!();
+                    return result!(g.ending().expect("a hand is empty").into());
+                }
+                a = g.ring[slot(0, h0)];
+                b = g.ring[slot(1, h1)];
+                h0 = h0.wrapping_add(1);
+                h1 = h1.wrapping_add(1);
+                battle_cards += 1;
+                if a != b {
+                    break;
+                }
+            }
+            let first_wins = a > b;
+            let (w, l) = (usize::from(!first_wins), usize::from(first_wins));
+            let loser_start = if first_wins { h1_start } else { h0_start };
+            let ties = h0.wrapping_sub(h0_start) - 1;
+            let mut t = if first_wins { t0 } else { t1 };
+            macro_rules! put {
+                ($x:expr) => {{
+                    let x: Card = $x;
+                    g.ring[slot(w, t)] = x;
+                    t = t.wrapping_add(1);
+                }};
+            }
+            let (hi, lo) = (a.max(b), a.min(b));
+            if methods.first == Method::Natural {
+                put!(hi);
+                put!(lo);
+                for i in (0..ties).rev() {
+                    let x = g.ring[slot(l, loser_start.wrapping_add(i))];
+                    put!(x);
+                    put!(x);
+                }
+            } else {
+                // At most 128 ties: both hands held them, and there are at most 256 cards.
+                let mut tied = [0 as Card; MAX_CARDS / 2];
+                let tied = &mut tied[..ties as usize];
+                for (i, x) in tied.iter_mut().enumerate() {
+                    *x = g.ring[slot(l, loser_start.wrapping_add(i as u32))];
+                }
+                tied.sort_unstable_by(|x, y| y.cmp(x));
+                let (mut hi_done, mut lo_done) = (false, false);
+                for &x in tied.iter() {
+                    if !hi_done && hi >= x {
+                        put!(hi);
+                        hi_done = true;
+                    }
+                    if !lo_done && lo >= x {
+                        put!(lo);
+                        lo_done = true;
+                    }
+                    put!(x);
+                    put!(x);
+                }
+                if !hi_done {
+                    put!(hi);
+                }
+                if !lo_done {
+                    put!(lo);
+                }
+            }
+            if first_wins {
+                t0 = t;
+            } else {
+                t1 = t;
+            }
+            if (h0 == t0) | (h1 == t1) {
+                sync!();
+                return result!(g.ending().expect("a hand is empty").into());
+            }
         } else {
             sync!();
             let t = g.battle(a, methods, &mut NoRandom);
@@ -306,7 +395,7 @@ fn brent(
         lam += 1;
         if now == saved_key {
             sync!();
-            if g.same_position(saved) {
+            if g.same_position(if saved_is_start { start } else { saved }) {
                 let cycle = measure_cycle(start, methods, lam);
                 return GameResult {
                     outcome: Outcome::Cycle(cycle),
@@ -318,6 +407,7 @@ fn brent(
         if lam == power {
             sync!();
             saved.clone_from(g);
+            saved_is_start = false;
             saved_key = now;
             power *= 2;
             lam = 0;

@@ -194,3 +194,35 @@ fn brent_equals_naive_exhaustive() {
     }
     assert!(loops_with_tail > 100, "only {loops_with_tail} loops with a tail");
 }
+
+/// Long tails and periods, on both sides of Brent's first gap (32 tricks): random positions of
+/// the C=1 V=9, 10, 11 decks, where most positions lead into a loop (periods 12 to 60), and of
+/// the C=4 V=5 deck (seeded), every game checked against the naive detector.
+#[test]
+fn brent_equals_naive_long_games() {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(32);
+    let (mut long_tails, mut short_periods_late) = (0, 0);
+    for (c, v) in [(1, 9), (1, 10), (1, 11), (4, 5)] {
+        let mut deck: Vec<Card> = (1..=v as Card).flat_map(|x| std::iter::repeat_n(x, c)).collect();
+        for i in 0..5_000 {
+            deck.shuffle(&mut rng);
+            let split = i % (deck.len() + 1);
+            let p = Position::new(deck[..split].to_vec(), deck[split..].to_vec()).unwrap();
+            for m in [Method::Natural, Method::Optimized] {
+                let fast = run(&p, Methods::both(m));
+                let slow = naive::play(p.first(), p.second(), m, m);
+                assert_eq!((fast.tricks, fast.cards), (slow.tricks, slow.cards), "{p} {m}");
+                if let (Outcome::Cycle(f), NaiveOutcome::Loop { tail, period, .. }) =
+                    (fast.outcome, slow.outcome)
+                {
+                    assert_eq!((f.tail_tricks, f.period_tricks), (tail, period), "{p} {m}");
+                    long_tails += usize::from(tail > 32);
+                    short_periods_late += usize::from(tail > 32 && period < 32);
+                }
+            }
+        }
+    }
+    assert!(long_tails > 0 && short_periods_late > 0, "{long_tails} {short_periods_late}");
+}

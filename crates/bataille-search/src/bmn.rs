@@ -56,6 +56,10 @@ impl Bmn {
 impl DealGame for Bmn {
     type Worker = BmnWorker;
 
+    fn cards_counted(&self) -> &'static str {
+        "in all (both players)"
+    }
+
     fn worker(&self) -> BmnWorker {
         BmnWorker { deal: self.deck.clone(), scratch: Scratch::default() }
     }

@@ -110,6 +110,13 @@ pub trait DealGame: Sync {
     /// A deal in the game's notation.
     fn deal_text(&self, deal: &[u8]) -> String;
 
+    /// What the game's *cards* measure counts, for summaries: `per player` (bataille: the
+    /// cards each player turned, the default) or `in all` (beggar-my-neighbour: every card
+    /// turned by either player).
+    fn cards_counted(&self) -> &'static str {
+        "per player"
+    }
+
     /// The aligned property of the loop reached from `deal` (default: not applicable).
     fn alignment(&self, deal: &[u8]) -> Alignment {
         let _ = deal;

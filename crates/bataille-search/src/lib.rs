@@ -1,15 +1,16 @@
 //! Exhaustive and random exploration of deals, in parallel, reproducibly.
 //!
-//! This crate is the search harness behind `bataille explore`: it enumerates every deal of a
-//! small deck (one per mirror pair when the players' roles are symmetric) or draws seeded random
-//! deals, plays them on a rayon pool, and aggregates the outcomes so that the result is
-//! byte-identical whatever the number of threads, however the run is split into shards, and
-//! however often it is interrupted and resumed.
+//! This crate is the search harness behind `bataille explore` and `bataille hunt`: it
+//! enumerates every deal of a small deck (one per mirror pair when the players' roles are
+//! symmetric) or draws seeded random deals, plays them on a rayon pool, and aggregates the
+//! outcomes so that the result is byte-identical whatever the number of threads, however the
+//! run is split into shards, and however often it is interrupted and resumed.
 //!
 //! Main types: [`DealGame`] (what a game must provide: its deck, how to play one deal;
-//! implemented by [`Bataille`] and by [`bmn::Bmn`] for beggar-my-neighbour), [`Plan`] (the mode, work units and seed), [`explore`] (the
-//! driver), [`State`] (completed units + aggregates, saved as checkpoints and merged across
-//! shards) and [`Stats`] (the order-independent aggregates).
+//! implemented by [`Bataille`] and by [`bmn::Bmn`] for beggar-my-neighbour), [`Plan`] (the
+//! mode, work units and seed), [`explore`] (the driver), [`State`] (completed units +
+//! aggregates, saved as checkpoints and merged across shards) and [`Stats`] (the
+//! order-independent aggregates).
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -37,7 +38,8 @@
 //! - [`game`]: the [`DealGame`] trait and the per-deal [`DealRecord`].
 //! - [`bataille`]: bataille as a [`DealGame`] on the engine.
 //! - [`bmn`]: beggar-my-neighbour as a [`DealGame`] on the `bataille-bmn` engine.
-//! - [`stats`]: [`Stats`], the exact, mergeable aggregates.
+//! - [`stats`]: [`Stats`], the exact, mergeable aggregates (for a hunt, see
+//!   [`Plan::keeping_loop_deals`], also the deals reaching each loop).
 //! - [`plan`]: [`Plan`], [`Mode`], [`Shard`], work units and their random streams, [`UnitSet`].
 //! - [`state`]: [`State`] and its checksummed text form (checkpoints, `state.txt`).
 //! - [`run`](mod@run): the parallel driver [`explore`] and the [`Progress`] callbacks.

@@ -13,6 +13,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::arrangement::{Arrangements, TooManyArrangements};
 use crate::game::DealGame;
+use crate::stats::Stats;
 
 /// Exhaustive or random deals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -89,6 +90,16 @@ pub struct RunKey {
     pub units: u64,
     /// How many longest games are kept.
     pub top: usize,
+    /// How many deals each loop keeps (0: none; `bataille hunt` keeps them, see
+    /// [`crate::stats`]).
+    pub loop_deals: usize,
+}
+
+impl RunKey {
+    /// Empty aggregates for this run.
+    pub fn empty_stats(&self) -> Stats {
+        Stats::with_loop_deals(self.top, self.loop_deals)
+    }
 }
 
 /// Random deals per unit: fixed, so a larger budget with the same seed extends a smaller one.
@@ -162,8 +173,15 @@ impl Plan {
             unit_size,
             units: space.div_ceil(unit_size),
             top,
+            loop_deals: 0,
         };
         Ok(Plan { key, space, deals })
+    }
+
+    /// The same run, keeping for each loop the `cap` smallest deals that reach it (a hunt).
+    pub fn keeping_loop_deals(mut self, cap: usize) -> Plan {
+        self.key.loop_deals = cap;
+        self
     }
 
     /// The run's key.

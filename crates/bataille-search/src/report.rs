@@ -6,6 +6,9 @@
 //!
 //! # Columns
 //!
+//! *cards* is the game's own measure (see [`DealGame::cards_counted`]): the cards each player
+//! turned for bataille, every card turned by either player for beggar-my-neighbour.
+//!
 //! `summary.csv` — `key,value`, one row per key:
 //! `game`, `mode`, `seed`, `unit_size`, `units` (of the whole run), `units_done`, `complete`
 //! (`true`/`false`), `deals` (played), `deals_in_run` (the whole run: the closed formula for
@@ -26,6 +29,14 @@
 //! (then by id). `example_deal` is the smallest deal reaching it; `aligned` is `yes`, `no` or
 //! `n/a` (see [`crate::bataille`] for the definition); `aligned_position` the aligned position
 //! on the loop when there is one.
+//!
+//! `loops.csv` (hunts only: runs keeping looping deals) — `cycle_id,deal,tail_tricks`: every
+//! deal kept for each loop (see [`crate::stats`]), loops in the order of `cycles.csv`, deals in
+//! increasing order; `tail_tricks` is the number of tricks before the deal enters the loop. In
+//! an exhaustive run with swap reduction only the representative of each mirror pair (first
+//! hand ≤ second hand) is played and listed. A hunt's `summary.csv` ends with
+//! `loop_deals_cap`, `loop_deals_kept` and `loop_deals_truncated` (`true` when some loop is
+//! reached by more distinct deals than the cap: its list holds the smallest ones).
 
 use std::fmt::Write as _;
 use std::io;
@@ -85,6 +96,11 @@ pub fn summary_rows<G: DealGame>(
     put("shortest_tail_tricks", tail.map(|t| t.0.to_string()).unwrap_or_default());
     put("shortest_tail_deal", tail.map(|t| game.deal_text(t.1)).unwrap_or_default());
     put("shortest_tail_cycle", tail.map(|t| format!("{:016x}", t.2)).unwrap_or_default());
+    if s.loop_deals > 0 {
+        put("loop_deals_cap", s.loop_deals.to_string());
+        put("loop_deals_kept", s.loops.values().map(|l| l.kept.len()).sum::<usize>().to_string());
+        put("loop_deals_truncated", s.loop_deals_truncated().to_string());
+    }
     rows
 }
 
@@ -149,7 +165,7 @@ pub struct CycleRow {
     pub id: u64,
     /// Tricks per turn.
     pub period_tricks: u64,
-    /// Cards per player per turn.
+    /// Cards per turn (the game's own cards measure).
     pub period_cards: u64,
     /// Deals that reach it.
     pub deals: u64,
@@ -220,6 +236,26 @@ pub fn write_cycles<W: io::Write>(rows: &[CycleRow], out: W) -> csv::Result<()> 
     Ok(())
 }
 
+/// Writes `loops.csv`: the kept deals of each loop, loops in the order of `rows` (from
+/// [`cycle_rows`]).
+pub fn write_loops<G: DealGame, W: io::Write>(
+    game: &G,
+    state: &State,
+    rows: &[CycleRow],
+    out: W,
+) -> csv::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(["cycle_id", "deal", "tail_tricks"])?;
+    for r in rows {
+        let id = format!("{:016x}", r.id);
+        for (deal, tail) in state.stats.loops.get(&r.id).map(|l| &l.kept).into_iter().flatten() {
+            w.write_record([id.as_str(), &game.deal_text(deal), &tail.to_string()])?;
+        }
+    }
+    w.flush()?;
+    Ok(())
+}
+
 fn pct(part: u64, whole: u64) -> String {
     if whole == 0 {
         String::new()
@@ -267,9 +303,10 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
     }
     let _ = writeln!(
         t,
-        "means:     {}; {} per player (finished games)",
+        "means:     {}; {} {} (finished games)",
         mean_line("tricks", &s.tricks),
-        mean_line("cards", &s.cards)
+        mean_line("cards", &s.cards),
+        game.cards_counted()
     );
     for list in [&s.longest_by_tricks, &s.longest_by_cards] {
         if let Some(r) = list.entries().first() {
@@ -291,6 +328,15 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
         );
     }
     let aligned = cycles.iter().filter(|c| matches!(c.alignment, Alignment::Yes(_))).count();
+    if s.loop_deals > 0 {
+        let kept: usize = s.loops.values().map(|l| l.kept.len()).sum();
+        let cut = if s.loop_deals_truncated() {
+            format!(" (TRUNCATED: some loop has more than {} deals)", s.loop_deals)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(t, "looping deals kept: {kept}{cut}");
+    }
     if !cycles.is_empty() {
         let _ = writeln!(t, "aligned cycles: {aligned} of {}", cycles.len());
         for c in cycles.iter().take(5) {

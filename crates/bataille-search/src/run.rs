@@ -173,12 +173,12 @@ fn run_batch<G: DealGame>(
     progress: &dyn Progress,
     stop: &AtomicBool,
 ) -> (Stats, Vec<u64>) {
-    let top = plan.key().top;
+    let key = plan.key();
     batch
         .par_iter()
         .with_max_len(1)
         .fold(
-            || (game.worker(), Stats::new(top), Vec::new()),
+            || (game.worker(), key.empty_stats(), Vec::new()),
             |(mut w, mut stats, mut done), &u| {
                 if !stop.load(Ordering::Relaxed) {
                     let before = stats.deals;
@@ -191,7 +191,7 @@ fn run_batch<G: DealGame>(
         )
         .map(|(_, stats, done)| (stats, done))
         .reduce(
-            || (Stats::new(top), Vec::new()),
+            || (key.empty_stats(), Vec::new()),
             |(mut a, mut da), (b, db)| {
                 a.merge(&b);
                 da.extend(db);

@@ -14,6 +14,7 @@
 //! unit-size 4
 //! units 2
 //! top 10
+//! loop-deals <cap>
 //! stride 1
 //! done 0 0-2
 //! counts <deals> <first> <second> <draws> <cycles> <capped>
@@ -24,10 +25,16 @@
 //! record tricks <tricks> <cards> <finish> <deal>
 //! record cards <tricks> <cards> <finish> <deal>
 //! loop <id> <period tricks> <period cards> <deals> <example deal> <shortest tail> <its deal>
+//! truncated
+//! kept <tail tricks> <deal>
 //! checksum <16 hex digits>
 //! ```
 //!
-//! Deals are written as comma-separated card values, both hands end to end.
+//! Deals are written as comma-separated card values, both hands end to end. The `loop-deals`,
+//! `truncated` and `kept` lines appear only in hunts (runs that keep looping deals, see
+//! [`crate::stats`]): `loop-deals` gives the per-loop cap, and each `loop` line is followed by
+//! `truncated` when its list hit the cap, then by one `kept` line per deal kept, in increasing
+//! deal order. A plain exploration writes exactly the lines it wrote before hunts existed.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -96,7 +103,7 @@ fn deal_str(deal: &[u8]) -> String {
 impl State {
     /// A fresh state for `shard` of the run `key`.
     pub fn new(key: RunKey, shard: Shard) -> State {
-        let stats = Stats::new(key.top);
+        let stats = key.empty_stats();
         State { key, done: UnitSet::empty(shard), stats }
     }
 
@@ -114,6 +121,7 @@ impl State {
             ("unit size", self.key.unit_size.to_string(), key.unit_size.to_string()),
             ("units", self.key.units.to_string(), key.units.to_string()),
             ("top", self.key.top.to_string(), key.top.to_string()),
+            ("loop deals kept", self.key.loop_deals.to_string(), key.loop_deals.to_string()),
         ];
         for (name, saved, asked) in fields {
             if saved != asked {
@@ -169,6 +177,9 @@ impl State {
         let _ = writeln!(s, "unit-size {}", k.unit_size);
         let _ = writeln!(s, "units {}", k.units);
         let _ = writeln!(s, "top {}", k.top);
+        if k.loop_deals > 0 {
+            let _ = writeln!(s, "loop-deals {}", k.loop_deals);
+        }
         let _ = writeln!(s, "stride {}", self.done.stride());
         for (class, iv) in self.done.classes() {
             let _ = write!(s, "done {class}");
@@ -216,6 +227,12 @@ impl State {
                 l.shortest_tail,
                 deal_str(&l.shortest_tail_deal)
             );
+            if l.truncated {
+                let _ = writeln!(s, "truncated");
+            }
+            for (deal, tail) in &l.kept {
+                let _ = writeln!(s, "kept {tail} {}", deal_str(deal));
+            }
         }
         let sum = fnv1a(s.as_bytes());
         let _ = writeln!(s, "checksum {sum:016x}");
@@ -305,6 +322,13 @@ impl<'a> Parser<'a> {
         let unit_size = self.single("unit-size")?;
         let units = self.single("units")?;
         let top = self.single("top")? as usize;
+        let loop_deals = match self.optional("loop-deals")? {
+            Some((i, f)) => match f[..] {
+                [x] => num::<usize>(i, x)?,
+                _ => return Err(Parser::err(i, "expected one number after \"loop-deals\"")),
+            },
+            None => 0,
+        };
         let stride = self.single("stride")?;
         if stride == 0 {
             return Err(Parser::err(0, "stride 0"));
@@ -329,7 +353,7 @@ impl<'a> Parser<'a> {
         if done.len() > units {
             return Err(Parser::err(0, "more units done than the run has"));
         }
-        let mut stats = Stats::new(top);
+        let mut stats = Stats::with_loop_deals(top, loop_deals);
         let (i, f) = self.line("counts")?;
         let c: Vec<u64> = f.iter().map(|x| num(i, x)).collect::<Result<_, _>>()?;
         let [deals, first, second, draws, cycles, capped] = c[..] else {
@@ -366,20 +390,36 @@ impl<'a> Parser<'a> {
                 return Err(Parser::err(i, "expected 7 loop fields"));
             };
             let id = u64::from_str_radix(id, 16).map_err(|_| Parser::err(i, "bad loop id"))?;
-            let l = LoopStats {
+            let mut l = LoopStats {
                 period_tricks: num(i, pt)?,
                 period_cards: num(i, pc)?,
                 deals: num(i, d)?,
                 example: cards(i, ex)?,
                 shortest_tail: num(i, tail)?,
                 shortest_tail_deal: cards(i, tail_deal)?,
+                kept: BTreeMap::new(),
+                truncated: self.optional("truncated")?.is_some(),
             };
-            stats.loops.insert(id, l);
+            while let Some((i, f)) = self.optional("kept")? {
+                let [tail, deal] = f[..] else {
+                    return Err(Parser::err(i, "expected 2 kept-deal fields"));
+                };
+                if l.kept.insert(cards(i, deal)?, num(i, tail)?).is_some() {
+                    return Err(Parser::err(i, "a kept deal repeated"));
+                }
+            }
+            if l.kept.len() > loop_deals || l.kept.len() as u64 > l.deals {
+                return Err(Parser::err(i, "more kept deals than the loop has or the cap allows"));
+            }
+            if stats.loops.insert(id, l).is_some() {
+                return Err(Parser::err(i, "a loop repeated"));
+            }
         }
         if let Some((i, l)) = self.lines.next() {
             return Err(Parser::err(i, format!("unexpected line {l:?}")));
         }
-        Ok(State { key: RunKey { game, mode, seed, unit_size, units, top }, done, stats })
+        let key = RunKey { game, mode, seed, unit_size, units, top, loop_deals };
+        Ok(State { key, done, stats })
     }
 
     fn single(&mut self, tag: &str) -> Result<u64, StateError> {

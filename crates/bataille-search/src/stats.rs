@@ -5,6 +5,14 @@
 //! games: larger measure first, then the smaller deal; per loop: the smallest deal reaching it).
 //! [`Stats::merge`] is therefore associative and commutative, so the result of a search does
 //! not depend on how deals were split among threads, work units or shards.
+//!
+//! **Looping deals.** A hunt (`bataille hunt`) also keeps the deals that reach each loop:
+//! [`LoopStats::kept`], a sorted map deal → tail, holding the `loop_deals` smallest deals of
+//! each loop (a per-loop cap, set with [`Stats::with_loop_deals`]; 0, the default, keeps
+//! none). Keeping the smallest *k* of a set is order-independent, so the kept lists merge
+//! exactly; a loop whose list hit the cap says so ([`LoopStats::truncated`]: it is reached by
+//! more deals than it keeps). In a random run a deal drawn twice is kept once but counted twice
+//! in [`LoopStats::deals`].
 
 use std::collections::BTreeMap;
 
@@ -253,10 +261,31 @@ pub struct LoopStats {
     pub shortest_tail: u64,
     /// The smallest deal with that tail.
     pub shortest_tail_deal: Vec<u8>,
+    /// The smallest distinct deals reaching it (at most the run's `loop_deals` cap), each
+    /// with its tail in tricks; empty unless the run keeps looping deals.
+    pub kept: BTreeMap<Vec<u8>, u64>,
+    /// Whether more distinct deals reach it than the cap lets [`LoopStats::kept`] hold (some
+    /// were dropped: the largest ones).
+    pub truncated: bool,
 }
 
 impl LoopStats {
-    fn merge(&mut self, o: &LoopStats) {
+    /// Keeps at most `cap` deals (the smallest), noting whether any was dropped.
+    fn cap(&mut self, cap: usize) {
+        while self.kept.len() > cap {
+            self.kept.pop_last();
+            self.truncated = true;
+        }
+    }
+
+    fn merge(&mut self, o: &LoopStats, cap: usize) {
+        // The union of two "smallest k" lists, cut to k, is the smallest k of the union; it
+        // overflows iff either part did or the union does: the same whatever the order.
+        self.truncated |= o.truncated;
+        for (deal, &tail) in &o.kept {
+            self.kept.insert(deal.clone(), tail);
+        }
+        self.cap(cap);
         self.deals += o.deals;
         if o.example < self.example {
             self.example.clone_from(&o.example);
@@ -298,11 +327,19 @@ pub struct Stats {
     pub longest_by_cards: TopK,
     /// Every loop reached, by canonical id.
     pub loops: BTreeMap<u64, LoopStats>,
+    /// How many deals each loop keeps in [`LoopStats::kept`] (0: none).
+    pub loop_deals: usize,
 }
 
 impl Stats {
     /// No deal yet; keep the `top` longest games by each measure.
     pub fn new(top: usize) -> Stats {
+        Stats::with_loop_deals(top, 0)
+    }
+
+    /// No deal yet; keep the `top` longest games by each measure and, for each loop, the
+    /// `loop_deals` smallest deals that reach it.
+    pub fn with_loop_deals(top: usize, loop_deals: usize) -> Stats {
         Stats {
             deals: 0,
             first_wins: 0,
@@ -317,6 +354,7 @@ impl Stats {
             longest_by_tricks: TopK::new(Measure::Tricks, top),
             longest_by_cards: TopK::new(Measure::Cards, top),
             loops: BTreeMap::new(),
+            loop_deals,
         }
     }
 
@@ -367,6 +405,10 @@ impl Stats {
     #[cold]
     fn add_cycle(&mut self, c: &CycleInfo, deal: &[u8]) {
         self.cycles += 1;
+        let mut kept = BTreeMap::new();
+        if self.loop_deals > 0 {
+            kept.insert(deal.to_vec(), c.tail_tricks);
+        }
         let one = LoopStats {
             period_tricks: c.period_tricks,
             period_cards: c.period_cards,
@@ -374,17 +416,25 @@ impl Stats {
             example: deal.to_vec(),
             shortest_tail: c.tail_tricks,
             shortest_tail_deal: deal.to_vec(),
+            kept,
+            truncated: false,
         };
         match self.loops.get_mut(&c.id) {
-            Some(l) => l.merge(&one),
+            Some(l) => l.merge(&one, self.loop_deals),
             None => {
                 self.loops.insert(c.id, one);
             }
         }
     }
 
-    /// Adds every deal counted in `o`.
+    /// Whether some loop reached by more distinct deals than the cap dropped some of them.
+    pub fn loop_deals_truncated(&self) -> bool {
+        self.loops.values().any(|l| l.truncated)
+    }
+
+    /// Adds every deal counted in `o` (kept with the same `loop_deals` cap).
     pub fn merge(&mut self, o: &Stats) {
+        debug_assert_eq!(self.loop_deals, o.loop_deals, "merging runs with different caps");
         self.deals += o.deals;
         self.first_wins += o.first_wins;
         self.second_wins += o.second_wins;
@@ -399,7 +449,7 @@ impl Stats {
         self.longest_by_cards.merge(&o.longest_by_cards);
         for (id, l) in &o.loops {
             match self.loops.get_mut(id) {
-                Some(mine) => mine.merge(l),
+                Some(mine) => mine.merge(l, self.loop_deals),
                 None => {
                     self.loops.insert(*id, l.clone());
                 }
@@ -461,7 +511,8 @@ mod tests {
     }
 
     proptest! {
-        /// Splitting the deals in any way and merging gives the same aggregates.
+        /// Splitting the deals in any way and merging gives the same aggregates (the kept
+        /// looping deals included, with a cap small enough to cut some lists).
         #[test]
         fn merge_is_order_independent(
             deals in proptest::collection::vec((0u64..70_000, 0u64..5, 0u8..6, 0u8..4), 0..60),
@@ -483,13 +534,13 @@ mod tests {
                 };
                 (DealRecord { outcome, tricks: t, cards: t + u64::from(a) }, vec![a, b])
             };
-            let mut whole = Stats::new(3);
+            let mut whole = Stats::with_loop_deals(3, 2);
             for d in &deals {
                 let (r, deal) = rec(d);
                 whole.add(&r, &deal);
             }
             let cut = cut.min(deals.len());
-            let (mut x, mut y) = (Stats::new(3), Stats::new(3));
+            let (mut x, mut y) = (Stats::with_loop_deals(3, 2), Stats::with_loop_deals(3, 2));
             for d in deals[..cut].iter().rev() {
                 let (r, deal) = rec(d);
                 x.add(&r, &deal);

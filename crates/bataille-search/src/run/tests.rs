@@ -1,3 +1,4 @@
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use bataille_engine::{DeckSpec, Limits, Method, Methods};
@@ -292,4 +293,108 @@ fn mismatched_or_corrupt_states_are_refused() {
     assert_eq!(State::decode(&text[..text.len() / 2]), Err(StateError::Checksum));
     assert_eq!(State::decode("hello\n"), Err(StateError::Magic));
     assert_eq!(State::decode(&text), Ok(State::decode(&text).unwrap()));
+}
+
+/// Every looping deal by loop, as the naive player finds them: loop id → (deal → tail tricks).
+fn naive_loop_deals(game: &Bataille, m: Methods) -> BTreeMap<u64, BTreeMap<Vec<u8>, u64>> {
+    let h = game.deck().len() / 2;
+    let mm = [naive_method(m.first), naive_method(m.second)];
+    let mut out: BTreeMap<u64, BTreeMap<Vec<u8>, u64>> = BTreeMap::new();
+    for d in naive::deals(game.deck(), game.reduces_by_swap()) {
+        if let naive::NaiveOutcome::Loop(id, tail, _, _) = naive::play(&d[..h], &d[h..], mm).outcome
+        {
+            out.entry(id).or_default().insert(d, tail);
+        }
+    }
+    out
+}
+
+fn kept(s: &Stats) -> BTreeMap<u64, BTreeMap<Vec<u8>, u64>> {
+    s.loops.iter().map(|(&id, l)| (id, l.kept.clone())).collect()
+}
+
+#[test]
+fn hunt_keeps_every_looping_deal() {
+    for (c, v, m) in [
+        (4, 3, Methods::both(Method::Natural)),
+        (3, 3, Methods::both(Method::Optimized)),
+        (1, 7, Methods::both(Method::Natural)),
+        (3, 3, Methods::new(Method::Optimized, Method::Natural)),
+    ] {
+        let game = bataille(c, v, m);
+        let expected = naive_loop_deals(&game, m);
+        assert!(!expected.is_empty(), "C={c} V={v} {m}: the test needs loops");
+        let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, 2, 97)
+            .unwrap()
+            .keeping_loop_deals(usize::MAX);
+        let got = run(&game, &plan, Shard::WHOLE, None, &opts(2)).state;
+        assert_eq!(kept(&got.stats), expected, "C={c} V={v} {m}");
+        assert!(!got.stats.loop_deals_truncated());
+        let listed: usize = expected.values().map(BTreeMap::len).sum();
+        assert_eq!(listed as u64, got.stats.cycles, "C={c} V={v} {m}");
+        assert_eq!(State::decode(&got.encode()).unwrap(), got);
+    }
+}
+
+#[test]
+fn hunt_cap_keeps_the_smallest_deals_and_says_so() {
+    let m = Methods::both(Method::Natural);
+    let game = bataille(1, 7, m);
+    let expected = naive_loop_deals(&game, m);
+    // The median list length: some loops are cut, others not.
+    let mut lens: Vec<usize> = expected.values().map(BTreeMap::len).collect();
+    lens.sort_unstable();
+    let cap = lens[lens.len() / 2];
+    assert!(lens[lens.len() - 1] > cap);
+    let plan =
+        Plan::with_unit_size(&game, Mode::Exhaustive, 0, 2, 13).unwrap().keeping_loop_deals(cap);
+    let whole = run(&game, &plan, Shard::WHOLE, None, &opts(2)).state;
+    for (id, deals) in &expected {
+        let l = &whole.stats.loops[id];
+        let smallest: BTreeMap<Vec<u8>, u64> =
+            deals.iter().take(cap).map(|(d, &t)| (d.clone(), t)).collect();
+        assert_eq!(l.kept, smallest, "{id:016x}");
+        assert_eq!(l.truncated, deals.len() > cap, "{id:016x}");
+        assert_eq!(l.deals, deals.len() as u64);
+    }
+    assert!(whole.stats.loop_deals_truncated());
+    // Shards merged in any order give the same lists and flags.
+    let parts: Vec<State> = (1..=4)
+        .rev()
+        .map(|k| run(&game, &plan, Shard::new(k, 4).unwrap(), None, &opts(2)).state)
+        .map(|s| State::decode(&s.encode()).unwrap())
+        .collect();
+    assert_eq!(State::merge(&parts).unwrap().encode(), whole.encode());
+}
+
+#[test]
+fn hunt_resumed_and_sharded_equal_the_whole_run() {
+    for (c, v, mode) in [(4, 3, Mode::Exhaustive), (1, 9, Mode::Random { deals: 20_000 })] {
+        let game = bataille(c, v, Methods::both(Method::Natural));
+        let plan = Plan::with_unit_size(&game, mode, 5, 3, 211).unwrap().keeping_loop_deals(1000);
+        let whole = encode_all(&game, &plan, 2);
+        assert!(whole.contains("\nkept "), "{mode}: the test needs looping deals");
+        // Interrupted and resumed from the text form.
+        let mut saved: Option<String> = None;
+        loop {
+            let resume = saved.as_deref().map(|t| State::decode(t).unwrap());
+            let o = Options { threads: 2, max_units: Some(40), ..Options::default() };
+            let ended = run(&game, &plan, Shard::WHOLE, resume, &o);
+            saved = Some(ended.state.encode());
+            if !ended.interrupted {
+                break;
+            }
+        }
+        assert_eq!(saved.unwrap(), whole, "{mode}");
+        // Shards.
+        let parts: Vec<State> = (1..=3)
+            .map(|k| run(&game, &plan, Shard::new(k, 3).unwrap(), None, &opts(1)).state)
+            .collect();
+        assert_eq!(State::merge(&parts).unwrap().encode(), whole, "{mode}");
+        // A checkpoint of a hunt does not resume a plain exploration (or another cap).
+        let plain = Plan::with_unit_size(&game, mode, 5, 3, 211).unwrap();
+        let state = State::decode(&whole).unwrap();
+        let err = state.check_resumable(plain.key(), Shard::WHOLE).unwrap_err().to_string();
+        assert!(err.contains("loop deals kept"), "{err}");
+    }
 }

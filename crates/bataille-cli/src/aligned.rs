@@ -1,0 +1,221 @@
+//! `bataille aligned`: aligned cycles (the article's box 4): check one, repeat one, combine
+//! several. Exit 0 when the deal asked about is (or the one built is) a verified aligned loop,
+//! 1 when it is not, 2 on bad input.
+
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use bataille_constructs::aligned::{self, Extension};
+use bataille_engine::{
+    Limits, Methods, NoRandom, Outcome, Position,
+    aligned::{Aligned, check},
+    play,
+};
+use clap::{Args, Subcommand};
+
+use crate::play::{parse_deal, parse_method};
+
+/// Flags of `bataille aligned`.
+#[derive(Debug, Args)]
+pub(crate) struct AlignedArgs {
+    #[command(subcommand)]
+    command: AlignedCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum AlignedCommand {
+    /// Is DEAL an aligned cycle? Two hands of n cards such that, each time both players have
+    /// turned n more cards, a trick has just ended and the hands are again n and n, round after
+    /// round around the loop. Prints every round.
+    Check {
+        /// The two hands, top card first: `[2, 1, 4, 4, 2, 1, 3, 3] / [4, 2, 4, 1, 3, 2, 3, 1]`.
+        deal: String,
+        #[command(flatten)]
+        methods: MethodArgs,
+    },
+    /// K copies of DEAL laid end to end, each copy's values shifted above the previous ones
+    /// (box 4): an aligned cycle gives one K times longer. Prints the deal and checks it.
+    Repeat {
+        /// The deal to repeat.
+        deal: String,
+        /// How many copies.
+        #[arg(long, short = 'k')]
+        times: usize,
+        #[command(flatten)]
+        methods: MethodArgs,
+    },
+    /// The DEALs laid end to end, each one's values shifted by the total V of those before it
+    /// (they must have the same C). Aligned cycles combine into an aligned cycle whose loop of
+    /// rounds is the lcm of theirs. Prints the deal and checks it.
+    Combine {
+        /// The deals, in order (the first keeps its values).
+        #[arg(required = true)]
+        deals: Vec<String>,
+        #[command(flatten)]
+        methods: MethodArgs,
+    },
+}
+
+#[derive(Debug, Args)]
+struct MethodArgs {
+    /// Stacking method of both players (or of the first when --method2 is given): natural,
+    /// optimized, ascending, first-player-first.
+    #[arg(long, short, default_value = "natural")]
+    method: String,
+    /// Stacking method of the second player.
+    #[arg(long)]
+    method2: Option<String>,
+}
+
+impl MethodArgs {
+    fn parse(&self) -> Result<Methods> {
+        let first = parse_method(&self.method)?;
+        let second = match &self.method2 {
+            Some(m) => parse_method(m)?,
+            None => first,
+        };
+        let methods = Methods::new(first, second);
+        if !methods.is_deterministic() {
+            bail!("aligned cycles are defined for deterministic stacking, not {methods}");
+        }
+        Ok(methods)
+    }
+}
+
+pub(crate) fn run(args: AlignedArgs) -> Result<ExitCode> {
+    match args.command {
+        AlignedCommand::Check { deal, methods } => {
+            let methods = methods.parse()?;
+            let (deal, _) = parse_deal(&deal, None, None, false)?;
+            run_check(&deal, methods)
+        }
+        AlignedCommand::Repeat { deal, times, methods } => {
+            let methods = methods.parse()?;
+            if times == 0 {
+                bail!("--times must be at least 1, got 0");
+            }
+            let (deal, _) = parse_deal(&deal, None, None, false)?;
+            report_extension(&vec![deal; times], methods)
+        }
+        AlignedCommand::Combine { deals, methods } => {
+            let methods = methods.parse()?;
+            let deals = deals
+                .iter()
+                .map(|d| parse_deal(d, None, None, false).map(|x| x.0))
+                .collect::<Result<Vec<_>>>()?;
+            report_extension(&deals, methods)
+        }
+    }
+}
+
+fn run_check(deal: &Position, methods: Methods) -> Result<ExitCode> {
+    println!("deal:      {deal}");
+    println!("methods:   {methods}");
+    let r = play(deal, methods, &mut NoRandom, Limits::DETERMINISTIC);
+    match r.outcome {
+        Outcome::Cycle(c) => println!(
+            "outcome:   infinite game (loop): tail {} tricks, period {} tricks, {} cards per player",
+            c.tail_tricks, c.period_tricks, c.period_cards
+        ),
+        o => println!("outcome:   {} after {} tricks (no loop)", ending(o), r.tricks),
+    }
+    match check(deal, methods) {
+        Ok(a) => {
+            println!("aligned:   yes: rounds of {} cards per player", a.half);
+            print_rounds(&a);
+            println!("tail:      {} rounds", a.tail_rounds);
+            println!("period:    {} rounds, {} tricks", a.period_rounds, a.period_tricks());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(why) => {
+            println!("aligned:   no: {why}");
+            Ok(ExitCode::from(crate::EXIT_FINDING))
+        }
+    }
+}
+
+/// How a game that does not loop came out.
+fn ending(o: Outcome) -> &'static str {
+    match o {
+        Outcome::FirstWins => "the first player wins",
+        Outcome::SecondWins => "the second player wins",
+        Outcome::Draw => "a draw",
+        Outcome::Capped => "stopped at the cap",
+        Outcome::Cycle(_) => "a loop",
+    }
+}
+
+fn print_rounds(a: &Aligned) {
+    println!("round  tricks  position at the round's end");
+    for (i, r) in a.rounds.iter().enumerate() {
+        let mark = match (i + 1 == a.rounds.len(), a.tail_rounds) {
+            (false, _) => String::new(),
+            (true, 0) => "   (the deal again: loop)".to_string(),
+            (true, t) => format!("   (the end of round {t} again: loop)"),
+        };
+        println!("{:>5}  {:>6}  {}{mark}", i + 1, r.tricks, r.end);
+    }
+}
+
+/// Builds, plays and checks the concatenation of `parts`; prints everything.
+pub(crate) fn report_extension(parts: &[Position], methods: Methods) -> Result<ExitCode> {
+    let e = aligned::extend(parts, methods)?;
+    print_extension(&e, methods);
+    Ok(if crate::construct::extension_ok(&e) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(crate::EXIT_FINDING)
+    })
+}
+
+fn print_extension(e: &Extension, methods: Methods) {
+    println!("methods:   {methods}");
+    for (i, part) in e.parts.iter().enumerate() {
+        let status = match part {
+            Ok(a) => format!(
+                "aligned: rounds of {} cards, loop of {} rounds ({} tricks) after {}",
+                a.half,
+                a.period_rounds,
+                a.period_tricks(),
+                a.tail_rounds
+            ),
+            Err(why) => format!("NOT aligned: {why}"),
+        };
+        println!("part {:<4} {status}", i + 1);
+    }
+    println!("deal:      {}", e.deal);
+    println!("deck:      {}, {} / {} cards", e.spec, e.deal.first().len(), e.deal.second().len());
+    match e.result.outcome {
+        Outcome::Cycle(c) => println!(
+            "outcome:   infinite game (loop): tail {} tricks, period {} tricks, {} cards per player",
+            c.tail_tricks, c.period_tricks, c.period_cards
+        ),
+        o => println!("outcome:   {} after {} tricks (no loop)", ending(o), e.result.tricks),
+    }
+    match &e.aligned {
+        Ok(a) => println!(
+            "aligned:   yes: rounds of {} cards, loop of {} rounds ({} tricks) after {}",
+            a.half,
+            a.period_rounds,
+            a.period_tricks(),
+            a.tail_rounds
+        ),
+        Err(why) => println!("aligned:   no: {why}"),
+    }
+    match (&e.predicted, &e.result.outcome) {
+        (Some(p), Outcome::Cycle(c)) => println!(
+            "predicted: loop of {} rounds ({} tricks) after {}, from the parts: {}",
+            p.period_rounds,
+            p.period_tricks,
+            p.tail_rounds,
+            if p.period_tricks == c.period_tricks { "as found" } else { "NOT as found" }
+        ),
+        (Some(p), _) => println!(
+            "predicted: loop of {} rounds ({} tricks), but the engine finds no loop",
+            p.period_rounds, p.period_tricks
+        ),
+        (None, _) => println!(
+            "predicted: nothing: the construction is only guaranteed when every part is aligned"
+        ),
+    }
+}

@@ -1,0 +1,171 @@
+//! `bataille hunt` as a user runs it: `loops.csv` lists every looping deal (each replayed with
+//! `bataille play`), resume and shards + merge give the same files, the cap is reported, and
+//! the random stacking method is refused.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bataille(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let o = bataille(args);
+    assert!(o.status.success(), "{args:?}: {}", text(&o));
+    text(&o)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hunt-tests").join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const RESULTS: [&str; 6] =
+    ["summary.csv", "histograms.csv", "records.csv", "cycles.csv", "loops.csv", "state.txt"];
+
+fn assert_same_results(a: &Path, b: &Path) {
+    for f in RESULTS {
+        let (x, y) = (fs::read(a.join(f)).unwrap(), fs::read(b.join(f)).unwrap());
+        assert!(x == y, "{f} differs between {} and {}", a.display(), b.display());
+    }
+}
+
+fn summary_value(dir: &Path, key: &str) -> String {
+    let s = fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let line =
+        s.lines().find(|l| l.starts_with(&format!("{key},"))).unwrap_or_else(|| panic!("{key}"));
+    line[key.len() + 1..].to_string()
+}
+
+fn rows(path: &Path) -> Vec<csv::StringRecord> {
+    csv::Reader::from_path(path).unwrap().records().map(Result::unwrap).collect()
+}
+
+#[test]
+fn loops_csv_lists_every_looping_deal() {
+    let dir = scratch("c1v7");
+    let out = dir.join("out");
+    let o = run_ok(&["hunt", "-c", "1", "-v", "7", "--exhaustive", "--out", out.to_str().unwrap()]);
+    assert!(o.contains("looping deals kept: "), "{o}");
+    let loops = rows(&out.join("loops.csv"));
+    assert_eq!(loops.len().to_string(), summary_value(&out, "cycles"));
+    assert_eq!(summary_value(&out, "loop_deals_truncated"), "false");
+    let header = fs::read_to_string(out.join("loops.csv")).unwrap();
+    assert!(header.starts_with("cycle_id,deal,tail_tricks\n"), "{header}");
+    // Every cycle of cycles.csv has its deals, none else; deals are distinct.
+    let cycles: BTreeSet<String> =
+        rows(&out.join("cycles.csv")).iter().map(|r| r[0].to_string()).collect();
+    let listed: BTreeSet<String> = loops.iter().map(|r| r[0].to_string()).collect();
+    assert_eq!(cycles, listed);
+    let deals: BTreeSet<&str> = loops.iter().map(|r| &r[1]).collect();
+    assert_eq!(deals.len(), loops.len());
+    // A few rows replayed by `bataille play`: same loop, same tail.
+    for r in loops.iter().step_by(97) {
+        let o = run_ok(&["play", &r[1]]);
+        assert!(o.contains(&format!("cycle id:  {}", &r[0])), "{o}");
+        assert!(o.contains(&format!("tail:      {} tricks", &r[2])), "{o}");
+    }
+}
+
+#[test]
+fn resumed_and_merged_hunts_equal_one_run() {
+    let dir = scratch("resume");
+    // Seven work units of random deals, about 20 of them looping (exhaustive resume and
+    // shards are tested on the library; the smallest decks with loops fit in one unit).
+    let common = ["-c", "4", "-v", "4", "--random", "100000", "--seed", "3", "--threads", "2"];
+    let whole = dir.join("whole");
+    let mut a = vec!["hunt", "--out", whole.to_str().unwrap()];
+    a.extend(common);
+    run_ok(&a);
+    assert!(!rows(&whole.join("loops.csv")).is_empty(), "the test needs loops");
+    // Interrupted, then resumed.
+    let (ckpt, out) = (dir.join("run.ckpt"), dir.join("out"));
+    let (ckpt_s, out_s) = (ckpt.to_str().unwrap(), out.to_str().unwrap());
+    let mut a = vec!["hunt", "--out", out_s, "--checkpoint", ckpt_s, "--max-units", "1"];
+    a.extend(common);
+    assert_eq!(bataille(&a).status.code(), Some(130));
+    let mut a = vec!["hunt", "--out", out_s, "--checkpoint", ckpt_s, "--resume"];
+    a.extend(common);
+    run_ok(&a);
+    assert_same_results(&whole, &out);
+    // Shards, merged.
+    let parts: Vec<String> =
+        (1..=3).map(|k| dir.join(format!("part{k}")).to_str().unwrap().to_string()).collect();
+    for (k, p) in parts.iter().enumerate() {
+        let shard = format!("{}/3", k + 1);
+        let mut a = vec!["hunt", "--out", p, "--shard", &shard];
+        a.extend(common);
+        run_ok(&a);
+    }
+    let merged = dir.join("merged");
+    let mut a = vec!["merge", "--out", merged.to_str().unwrap()];
+    a.extend(parts.iter().rev().map(String::as_str));
+    run_ok(&a);
+    assert_same_results(&whole, &merged);
+    // An explore checkpoint does not resume a hunt.
+    let ex = dir.join("explore.ckpt");
+    let mut a = vec!["explore", "--out", out_s, "--checkpoint", ex.to_str().unwrap()];
+    a.extend(["--max-units", "1"]);
+    a.extend(common);
+    assert_eq!(bataille(&a).status.code(), Some(130));
+    let mut a = vec!["hunt", "--out", out_s, "--checkpoint", ex.to_str().unwrap(), "--resume"];
+    a.extend(common);
+    let o = bataille(&a);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("loop deals kept"), "{}", text(&o));
+}
+
+#[test]
+fn the_cap_is_reported() {
+    let dir = scratch("cap");
+    let out = dir.join("out");
+    let o = run_ok(&[
+        "hunt",
+        "-c",
+        "1",
+        "-v",
+        "7",
+        "--exhaustive",
+        "--keep",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.contains("TRUNCATED"), "{o}");
+    assert_eq!(summary_value(&out, "loop_deals_truncated"), "true");
+    assert_eq!(summary_value(&out, "loop_deals_cap"), "5");
+    let loops = rows(&out.join("loops.csv"));
+    let cycles = rows(&out.join("cycles.csv"));
+    for c in &cycles {
+        let n = loops.iter().filter(|r| r[0] == c[0]).count();
+        assert_eq!(n, c[3].parse::<usize>().unwrap().min(5), "{}", &c[0]);
+    }
+}
+
+#[test]
+fn bad_input_is_refused() {
+    let dir = scratch("bad");
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    let check = |args: &[&str], needle: &str| {
+        let mut a = vec!["hunt", "--out", out];
+        a.extend(args);
+        let o = bataille(&a);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(needle), "{args:?}: {}", text(&o));
+    };
+    let random = "a repeated position is not a loop";
+    check(&["-c", "4", "-v", "3", "-m", "random", "--exhaustive"], random);
+    check(&["-c", "4", "-v", "3", "--method2", "random", "--random", "10"], random);
+    check(&["-c", "4", "-v", "3", "--exhaustive", "--keep", "0"], "--keep must be at least 1");
+    check(&["-c", "4", "-v", "3", "-m", "sideways", "--exhaustive"], "unknown stacking method");
+    check(&["-c", "0", "-v", "3", "--exhaustive"], "");
+}
