@@ -122,7 +122,7 @@ fn parse_shard(text: &str) -> Result<Shard> {
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, flushed to disk, renamed.
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
@@ -256,7 +256,7 @@ fn write_metadata(dir: &Path, rows: &[(&str, String)]) -> Result<()> {
     Ok(())
 }
 
-fn command_line() -> String {
+pub(crate) fn command_line() -> String {
     std::env::args().collect::<Vec<_>>().join(" ")
 }
 
@@ -376,7 +376,7 @@ pub(crate) fn run_search<G: DealGame>(
     Ok(ExitCode::SUCCESS)
 }
 
-fn rayon_threads() -> usize {
+pub(crate) fn rayon_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 

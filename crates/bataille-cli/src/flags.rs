@@ -34,6 +34,8 @@ pub(crate) enum Command {
     /// Hunt infinite games: explore deals and keep every deal that loops, by cycle, aligned
     /// cycles flagged.
     Hunt(crate::hunt::HuntArgs),
+    /// Hunt record-length games: a guided search over deals, reproducible by seed.
+    Records(crate::records::RecordsArgs),
 }
 
 /// Flags of `bataille play`.
@@ -87,4 +89,8 @@ pub(crate) struct VerifyArgs {
     /// Print the table in Markdown (as in the README).
     #[arg(long)]
     pub(crate) markdown: bool,
+    /// The records file whose rows are replayed after the catalogue (skipped when the default
+    /// file does not exist).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) records: Option<std::path::PathBuf>,
 }

@@ -17,6 +17,7 @@ mod explore;
 mod flags;
 mod hunt;
 mod play;
+mod records;
 mod takeaway;
 mod verify;
 
@@ -46,6 +47,7 @@ fn main() -> ExitCode {
         flags::Command::Construct(args) => construct::run(args),
         flags::Command::Aligned(args) => aligned::run(args),
         flags::Command::Hunt(args) => hunt::run(args),
+        flags::Command::Records(args) => records::run(args),
     };
     match result {
         Ok(code) => code,

@@ -6,4 +6,5 @@ mod construct;
 mod experiment;
 mod explore;
 mod hunt;
+mod records;
 mod takeaway;

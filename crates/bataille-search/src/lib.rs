@@ -44,12 +44,14 @@
 //! - [`state`]: [`State`] and its checksummed text form (checkpoints, `state.txt`).
 //! - [`run`](mod@run): the parallel driver [`explore`] and the [`Progress`] callbacks.
 //! - [`report`]: CSV tables and the human summary.
+//! - [`records`]: record hunting, a parallel reproducible local search for the longest games.
 
 pub mod arrangement;
 pub mod bataille;
 pub mod bmn;
 pub mod game;
 pub mod plan;
+pub mod records;
 pub mod report;
 pub mod run;
 pub mod state;

@@ -1,0 +1,571 @@
+//! `bataille records search`: record hunting on the command line.
+//!
+//! Validates the flags into a [`bataille_search::records::Config`], runs the search with a
+//! progress bar (plain periodic lines when stderr is not a terminal), saves checkpoints
+//! atomically on a timer and on Ctrl-C, and writes the output directory:
+//!
+//! - `best.csv`: every chain's best finished game, for each measure, longest first;
+//! - `cycles.csv`: the loops met (loops are never records);
+//! - `state.txt`: the search state (the same bytes for the same work, whatever `--threads`);
+//! - `metadata.csv`: command, seed, threads, iterations, elapsed time, and the replay command.
+//!
+//! The best deal for each measure is also appended to the records file (`--records`, default
+//! `results/records.csv`), with the command, seed, commit and machine that found it;
+//! `bataille verify` replays every row of that file.
+//!
+//! Exit codes: 0 done, 2 bad input, 130 interrupted by Ctrl-C (`--resume` continues).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+
+use anyhow::{Context, Result, bail};
+use bataille_engine::{DeckSpec, Methods, Position};
+use bataille_search::records::{
+    Anneal, Budget, Config, Found, RecordRow, RunOptions, SearchProgress, SearchResult,
+    SearchState, search,
+};
+use bataille_search::stats::Measure;
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::explore::{command_line, rayon_threads, write_atomic};
+use crate::play::parse_method;
+
+/// Exit code of a run stopped by Ctrl-C.
+const EXIT_INTERRUPTED: u8 = 130;
+
+/// The columns of the records file.
+pub(crate) const RECORD_COLUMNS: [&str; 12] = [
+    "colours", "values", "method", "measure", "tricks", "cards", "deal", "seed", "command",
+    "commit", "machine", "date",
+];
+
+/// Flags of `bataille records`.
+#[derive(Debug, Args)]
+pub(crate) struct RecordsArgs {
+    #[command(subcommand)]
+    command: RecordsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum RecordsCommand {
+    /// Search for record-length finished games by iterated simulated annealing over deals.
+    Search(SearchArgs),
+}
+
+/// Flags of `bataille records search`.
+#[derive(Debug, Args)]
+struct SearchArgs {
+    /// Number of colours C (copies of each value).
+    #[arg(long, short = 'c')]
+    colours: usize,
+    /// Number of values V.
+    #[arg(long, short = 'v')]
+    values: usize,
+    /// Stacking method of both players (deterministic): natural, optimized, ascending,
+    /// first-player-first.
+    #[arg(long, short, default_value = "natural")]
+    method: String,
+    /// Stacking method of the second player.
+    #[arg(long)]
+    method2: Option<String>,
+    /// What the search maximises: tricks or cards (the best deals of both are kept).
+    #[arg(long, default_value = "tricks")]
+    measure: String,
+    /// Seed of every chain.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Run for this many seconds (not reproducible: the iterations done are recorded so that
+    /// `--iterations` replays the run).
+    #[arg(
+        long,
+        value_name = "SECS",
+        conflicts_with = "iterations",
+        required_unless_present = "iterations"
+    )]
+    time: Option<f64>,
+    /// Evaluate this many deals in all (reproducible whatever --threads).
+    #[arg(long, value_name = "N")]
+    iterations: Option<u64>,
+    /// Independent annealing chains (the results depend on it, not on --threads).
+    #[arg(long, default_value_t = 32)]
+    chains: usize,
+    /// Iterations of a chain between restarts.
+    #[arg(long, default_value_t = Anneal::default().epoch)]
+    epoch: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Save the search to this file periodically and on Ctrl-C.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Continue from the --checkpoint file (an --iterations budget counts the whole search).
+    #[arg(long, requires = "checkpoint")]
+    resume: bool,
+    /// Seconds between checkpoints.
+    #[arg(long, default_value_t = 60, value_name = "SECS")]
+    checkpoint_every: u64,
+    /// The records file the best deals are appended to.
+    #[arg(long, value_name = "FILE", default_value = "results/records.csv")]
+    records: PathBuf,
+    /// Do not append to the records file.
+    #[arg(long)]
+    no_records: bool,
+    /// Output directory (created if needed).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+/// Set by Ctrl-C or SIGTERM; polled between rounds.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+pub(crate) fn run(args: RecordsArgs) -> Result<ExitCode> {
+    match args.command {
+        RecordsCommand::Search(a) => search_command(a),
+    }
+}
+
+/// Progress bar (or plain lines) and checkpoint writer.
+struct Reporter {
+    bar: Option<ProgressBar>,
+    checkpoint: Option<PathBuf>,
+    started: Instant,
+    last_line: Mutex<Instant>,
+}
+
+impl SearchProgress for Reporter {
+    fn round(&self, iterations: u64, best_tricks: u64, best_cards: u64) {
+        let secs = self.started.elapsed().as_secs_f64();
+        if let Some(bar) = &self.bar {
+            bar.set_position(iterations);
+            bar.set_message(format!("best {best_tricks} tricks, {best_cards} cards"));
+            return;
+        }
+        let mut last = self.last_line.lock().unwrap_or_else(|e| e.into_inner());
+        if last.elapsed() >= Duration::from_secs(10) {
+            *last = Instant::now();
+            eprintln!(
+                "records: {iterations} deals, {:.0} deals/s, best {best_tricks} tricks, \
+                 {best_cards} cards, {secs:.0} s",
+                iterations as f64 / secs.max(1e-9)
+            );
+        }
+    }
+
+    fn checkpoint(&self, state: &SearchState) -> std::io::Result<()> {
+        match &self.checkpoint {
+            Some(path) => write_atomic(path, state.encode().as_bytes()),
+            None => Ok(()),
+        }
+    }
+}
+
+fn parse_measure(name: &str) -> Result<Measure> {
+    match name {
+        "tricks" => Ok(Measure::Tricks),
+        "cards" => Ok(Measure::Cards),
+        _ => bail!("invalid measure {name:?}: expected tricks or cards"),
+    }
+}
+
+fn search_command(args: SearchArgs) -> Result<ExitCode> {
+    let spec = DeckSpec::new(args.colours, args.values)?;
+    let first = parse_method(&args.method)?;
+    let second = match &args.method2 {
+        Some(name) => parse_method(name)?,
+        None => first,
+    };
+    let methods = Methods::new(first, second);
+    let measure = parse_measure(&args.measure)?;
+    let budget = match (args.time, args.iterations) {
+        (_, Some(0)) => bail!("--iterations must be at least 1, got 0"),
+        (_, Some(n)) => Budget::Iterations(n),
+        (Some(t), None) if t.is_finite() && t > 0.0 => Budget::Time(Duration::from_secs_f64(t)),
+        (Some(t), None) => bail!("--time must be a positive number of seconds, got {t}"),
+        (None, None) => bail!("give --time or --iterations"),
+    };
+    let cfg = Config {
+        spec,
+        methods,
+        measure,
+        seed: args.seed,
+        chains: args.chains,
+        anneal: Anneal { epoch: args.epoch, ..Anneal::default() },
+    };
+    cfg.validate()?;
+    let resume = match (&args.checkpoint, args.resume) {
+        (Some(path), true) => {
+            let text = fs::read_to_string(path)
+                .with_context(|| format!("cannot read the checkpoint {}", path.display()))?;
+            Some(
+                SearchState::decode(&text, &cfg)
+                    .with_context(|| format!("cannot resume from {}", path.display()))?,
+            )
+        }
+        (Some(path), false) if path.exists() => bail!(
+            "the checkpoint {} already exists: pass --resume to continue it, or remove it",
+            path.display()
+        ),
+        _ => None,
+    };
+    if let Some(dir) = args.checkpoint.as_deref().and_then(Path::parent) {
+        if !dir.as_os_str().is_empty() && !dir.is_dir() {
+            bail!("cannot write the checkpoint: the directory {} does not exist", dir.display());
+        }
+    }
+    fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create the output directory {}", args.out.display()))?;
+
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+        eprintln!("\nrecords: stopping after the current round (Ctrl-C again to quit at once)");
+    });
+    let target = ProgressDrawTarget::stderr();
+    let bar = (!target.is_hidden()).then(|| {
+        let len = match budget {
+            Budget::Iterations(n) => Some(n),
+            Budget::Time(_) => None,
+        };
+        let bar = ProgressBar::with_draw_target(len, target);
+        let style = ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {human_pos} deals, {per_sec:0}, {msg}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> ");
+        bar.set_style(style);
+        bar
+    });
+    let reporter = Reporter {
+        bar,
+        checkpoint: args.checkpoint.clone(),
+        started: Instant::now(),
+        last_line: Mutex::new(Instant::now()),
+    };
+    let options = RunOptions {
+        threads: args.threads,
+        checkpoint_every: Duration::from_secs(args.checkpoint_every.max(1)),
+    };
+    let started = Instant::now();
+    let ended = search(&cfg, budget, resume, &options, &reporter, &STOP)?;
+    let elapsed = started.elapsed().as_secs_f64();
+    if let Some(bar) = &reporter.bar {
+        bar.finish_and_clear();
+    }
+    let result = &ended.result;
+    let threads = if args.threads == 0 { rayon_threads() } else { args.threads };
+    let command = command_line();
+    let replay = replay_command(&args, result.iterations);
+
+    write_best(&args.out.join("best.csv"), &cfg, result)?;
+    write_cycles(&args.out.join("cycles.csv"), &cfg, result)?;
+    write_atomic(&args.out.join("state.txt"), ended.state.encode().as_bytes())
+        .with_context(|| format!("cannot write {}", args.out.join("state.txt").display()))?;
+    let rate = ended.iterations_run as f64 / elapsed.max(1e-9);
+    write_metadata(
+        &args.out.join("metadata.csv"),
+        &[
+            ("command", command.clone()),
+            ("replay", replay.clone()),
+            ("version", env!("CARGO_PKG_VERSION").to_string()),
+            ("commit", commit()),
+            ("machine", machine()),
+            ("seed", args.seed.to_string()),
+            ("chains", args.chains.to_string()),
+            ("threads", threads.to_string()),
+            ("iterations", result.iterations.to_string()),
+            ("iterations_run", ended.iterations_run.to_string()),
+            ("elapsed_s", format!("{elapsed:.3}")),
+            ("deals_per_s", format!("{rate:.0}")),
+        ],
+    )?;
+    let spec_name = format!("C={} V={} {}", spec.colours(), spec.values(), methods);
+    println!("search:    {spec_name}, maximising {}, seed {}", measure.name(), args.seed);
+    for (name, list) in [("tricks", &result.by_tricks), ("cards", &result.by_cards)] {
+        match list.first() {
+            Some(f) => println!(
+                "best {name:<6} {} tricks, {} cards: {}",
+                f.tricks,
+                f.cards,
+                deal_text(&cfg, &f.deal)
+            ),
+            None => println!("best {name:<6} none (every deal looped)"),
+        }
+    }
+    println!(
+        "loops:     {} deals looped, {} distinct loops (cycles.csv)",
+        result.loops_met,
+        result.cycles.len()
+    );
+    println!(
+        "time:      {elapsed:.2} s, {} deals evaluated, {rate:.0} deals/s on {threads} threads",
+        ended.iterations_run
+    );
+    println!("replay:    {replay}");
+    if !args.no_records && !ended.interrupted {
+        let machine = machine();
+        let commit = commit();
+        let date = utc_now();
+        let rows: Vec<_> =
+            [(Measure::Tricks, &result.by_tricks), (Measure::Cards, &result.by_cards)]
+                .into_iter()
+                .filter_map(|(m, list)| list.first().map(|f| (m, f)))
+                .map(|(m, f)| {
+                    [
+                        spec.colours().to_string(),
+                        spec.values().to_string(),
+                        methods.to_string(),
+                        m.name().to_string(),
+                        f.tricks.to_string(),
+                        f.cards.to_string(),
+                        deal_text(&cfg, &f.deal),
+                        args.seed.to_string(),
+                        replay.clone(),
+                        commit.clone(),
+                        machine.clone(),
+                        date.clone(),
+                    ]
+                })
+                .collect();
+        append_records(&args.records, &rows)?;
+        println!("records:   appended to {}", args.records.display());
+    }
+    println!("results:   {}", args.out.display());
+    if ended.interrupted {
+        println!("stopped before the end: the results are partial");
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The command that replays this search with an iteration budget (the same deals).
+fn replay_command(args: &SearchArgs, iterations: u64) -> String {
+    let mut c = format!(
+        "bataille records search --colours {} --values {} --method {}",
+        args.colours, args.values, args.method
+    );
+    if let Some(m) = &args.method2 {
+        c += &format!(" --method2 {m}");
+    }
+    c += &format!(
+        " --measure {} --seed {} --chains {} --epoch {} --iterations {iterations}",
+        args.measure, args.seed, args.chains, args.epoch
+    );
+    c
+}
+
+fn deal_text(cfg: &Config, deal: &[u8]) -> String {
+    let half = cfg.spec.cards() / 2;
+    Position::new(deal[..half].to_vec(), deal[half..].to_vec())
+        .expect("a deal of a valid deck")
+        .to_string()
+}
+
+fn write_best(path: &Path, cfg: &Config, r: &SearchResult) -> Result<()> {
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    w.write_record(["measure", "rank", "tricks", "cards", "chain", "iteration", "deal"])?;
+    let rows = |m: Measure, list: &[Found], w: &mut csv::Writer<fs::File>| -> Result<()> {
+        for (i, f) in list.iter().enumerate() {
+            w.write_record([
+                m.name().to_string(),
+                (i + 1).to_string(),
+                f.tricks.to_string(),
+                f.cards.to_string(),
+                f.chain.to_string(),
+                f.iteration.to_string(),
+                deal_text(cfg, &f.deal),
+            ])?;
+        }
+        Ok(())
+    };
+    rows(Measure::Tricks, &r.by_tricks, &mut w)?;
+    rows(Measure::Cards, &r.by_cards, &mut w)?;
+    w.flush()?;
+    Ok(())
+}
+
+fn write_cycles(path: &Path, cfg: &Config, r: &SearchResult) -> Result<()> {
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    w.write_record(["cycle_id", "period_tricks", "period_cards", "tail_tricks", "deal"])?;
+    for c in &r.cycles {
+        w.write_record([
+            format!("{:016x}", c.id),
+            c.period_tricks.to_string(),
+            c.period_cards.to_string(),
+            c.tail_tricks.to_string(),
+            deal_text(cfg, &c.deal),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+fn write_metadata(path: &Path, rows: &[(&str, String)]) -> Result<()> {
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    w.write_record(["key", "value"])?;
+    for (k, v) in rows {
+        w.write_record([*k, v.as_str()])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// Appends `rows` to the records file, writing the header first if the file is new.
+fn append_records(path: &Path, rows: &[[String; 12]]) -> Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let new = !path.exists() || fs::metadata(path).map(|m| m.len() == 0).unwrap_or(true);
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot append to {}", path.display()))?;
+    let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(file);
+    if new {
+        w.write_record(RECORD_COLUMNS)?;
+    }
+    for row in rows {
+        w.write_record(row)?;
+    }
+    w.flush().with_context(|| format!("cannot append to {}", path.display()))?;
+    Ok(())
+}
+
+/// The commit of the working directory's repository (`-dirty` when tracked files outside
+/// `results/` are modified), or `unknown` outside a repository.
+fn commit() -> String {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(hash) => {
+            // The records file itself (under `results/`) does not make the code dirty.
+            let dirty = git(&[
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                ":(top,exclude)results",
+            ])
+            .is_some_and(|s| !s.is_empty());
+            if dirty { format!("{hash}-dirty") } else { hash }
+        }
+        None => "unknown".to_string(),
+    }
+}
+
+/// The host name, CPU model and core count.
+fn machine() -> String {
+    let host = fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "unknown host".to_string());
+    let cpu = fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    format!("{host}; {cpu}; {} cores", rayon_threads())
+}
+
+/// The current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
+fn utc_now() -> String {
+    let secs =
+        SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    utc_date(secs)
+}
+
+/// `secs` after the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ`.
+fn utc_date(secs: u64) -> String {
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+/// Reads the records file into rows to replay: `Ok(None)` when it does not exist.
+pub(crate) fn read_records(path: &Path) -> Result<Option<Vec<(usize, RecordRow)>>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let mut r =
+        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let headers = r.headers()?.clone();
+    if headers.iter().collect::<Vec<_>>() != RECORD_COLUMNS {
+        bail!("{}: unexpected columns, expected {}", path.display(), RECORD_COLUMNS.join(","));
+    }
+    let mut rows = Vec::new();
+    for (i, rec) in r.records().enumerate() {
+        let line = i + 2;
+        let rec = rec.with_context(|| format!("{}: line {line}", path.display()))?;
+        let field = |k: usize| rec.get(k).unwrap_or("");
+        let num = |k: usize| -> Result<u64> {
+            field(k).parse().with_context(|| {
+                format!(
+                    "{} line {line}: invalid {} {:?}",
+                    path.display(),
+                    RECORD_COLUMNS[k],
+                    field(k)
+                )
+            })
+        };
+        let method_text = field(2);
+        let (a, b) = method_text.split_once('/').unwrap_or((method_text, method_text));
+        let methods = Methods::new(parse_method(a)?, parse_method(b)?);
+        let deal: Position = field(6).parse().with_context(|| {
+            format!("{} line {line}: invalid deal {:?}", path.display(), field(6))
+        })?;
+        parse_measure(field(3))?;
+        rows.push((
+            line,
+            RecordRow {
+                colours: num(0)? as usize,
+                values: num(1)? as usize,
+                methods,
+                tricks: num(4)?,
+                cards: num(5)?,
+                deal,
+            },
+        ));
+    }
+    Ok(Some(rows))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates() {
+        let check = |secs: u64, expected: &str| assert_eq!(utc_date(secs), expected);
+        check(0, "1970-01-01T00:00:00Z");
+        check(951_782_400, "2000-02-29T00:00:00Z");
+        check(1_709_251_199, "2024-02-29T23:59:59Z");
+        check(4_102_444_800, "2100-01-01T00:00:00Z");
+    }
+}

@@ -1,0 +1,269 @@
+//! `bataille records search` and the records checks of `bataille verify`: output files,
+//! reproducibility across threads, the records file, loops, refusals of bad input.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bataille(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("records-tests").join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let o = bataille(args);
+    assert!(o.status.success(), "{args:?}: {}", text(&o));
+    text(&o)
+}
+
+fn search(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let out = dir.join(name);
+    let records = dir.join("records.csv");
+    let mut args = vec![
+        "records",
+        "search",
+        "--colours",
+        "4",
+        "--values",
+        "5",
+        "--chains",
+        "3",
+        "--epoch",
+        "500",
+        "--seed",
+        "9",
+        "--records",
+        records.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run_ok(&args);
+    out
+}
+
+#[test]
+fn same_deals_whatever_the_threads_and_records_replay() {
+    let dir = scratch("threads");
+    let a = search(&dir, "one", &["--iterations", "3001", "--threads", "1"]);
+    let b = search(&dir, "two", &["--iterations", "3001", "--threads", "2"]);
+    for f in ["best.csv", "cycles.csv", "state.txt"] {
+        assert_eq!(fs::read(a.join(f)).unwrap(), fs::read(b.join(f)).unwrap(), "{f}");
+    }
+    // Two runs, two rows each (best by tricks, best by cards), one header.
+    let records = dir.join("records.csv");
+    let csv = fs::read_to_string(&records).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 5, "{csv}");
+    assert_eq!(
+        lines[0],
+        "colours,values,method,measure,tricks,cards,deal,seed,command,commit,machine,date"
+    );
+    assert!(lines[1].starts_with("4,5,natural,tricks,"), "{}", lines[1]);
+    assert!(lines[1].contains("--seed 9 --chains 3 --epoch 500 --iterations 3001"), "{}", lines[1]);
+    // The best by tricks is the first row of best.csv, and verify replays every row.
+    let best = fs::read_to_string(a.join("best.csv")).unwrap();
+    let first = best.lines().nth(1).unwrap();
+    let fields: Vec<&str> = first.split(',').collect();
+    assert!(lines[1].contains(&format!("tricks,{},{}", fields[2], fields[3])), "{first}");
+    let r = records.to_str().unwrap();
+    let out = run_ok(&["verify", "--filter", "records", "--records", r]);
+    assert!(out.contains("4 record rows replayed: 4 ok, 0 failed"), "{out}");
+    // A stated length that the deal does not give is a failure (exit 1).
+    let tampered = dir.join("tampered.csv");
+    let row: Vec<&str> = lines[1].splitn(6, ',').collect();
+    let bad = format!(
+        "{}\n4,5,natural,tricks,{},{}",
+        lines[0],
+        row[4].parse::<u64>().unwrap() + 1,
+        row[5]
+    );
+    fs::write(&tampered, bad + "\n").unwrap();
+    let o = bataille(&["verify", "--filter", "records", "--records", tampered.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("FAILED"), "{}", text(&o));
+}
+
+#[test]
+fn time_budget_replays_with_the_reported_iterations() {
+    let dir = scratch("time");
+    let a = search(&dir, "timed", &["--time", "0.3", "--no-records"]);
+    let meta = fs::read_to_string(a.join("metadata.csv")).unwrap();
+    let replay = meta.lines().find_map(|l| l.strip_prefix("replay,")).unwrap();
+    let iterations = replay.rsplit(' ').next().unwrap();
+    let b = search(&dir, "replayed", &["--iterations", iterations, "--no-records"]);
+    assert_eq!(fs::read(a.join("best.csv")).unwrap(), fs::read(b.join("best.csv")).unwrap());
+    assert!(!dir.join("records.csv").exists());
+}
+
+#[test]
+fn loops_go_to_cycles_csv() {
+    let dir = scratch("loops");
+    let out = dir.join("out");
+    run_ok(&[
+        "records",
+        "search",
+        "-c",
+        "1",
+        "-v",
+        "5",
+        "--iterations",
+        "2000",
+        "--chains",
+        "2",
+        "--epoch",
+        "100",
+        "--no-records",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let cycles = fs::read_to_string(out.join("cycles.csv")).unwrap();
+    let rows: Vec<&str> = cycles.lines().skip(1).collect();
+    assert!(!rows.is_empty(), "{cycles}");
+    for row in rows {
+        let deal = row.split_once(",\"").unwrap().1.trim_end_matches('"');
+        let played = run_ok(&["play", deal]);
+        assert!(played.contains("cycle"), "{deal}: {played}");
+    }
+}
+
+#[test]
+fn checkpoint_and_resume() {
+    let dir = scratch("resume");
+    let cp = dir.join("cp.txt");
+    let cps = cp.to_str().unwrap();
+    let whole = search(&dir, "whole", &["--iterations", "2000", "--no-records"]);
+    search(&dir, "part", &["--iterations", "700", "--checkpoint", cps, "--no-records"]);
+    let resumed = search(
+        &dir,
+        "rest",
+        &["--iterations", "2000", "--checkpoint", cps, "--resume", "--no-records"],
+    );
+    assert_eq!(
+        fs::read(whole.join("state.txt")).unwrap(),
+        fs::read(resumed.join("state.txt")).unwrap()
+    );
+    // An existing checkpoint is not overwritten without --resume.
+    let o = bataille(&[
+        "records",
+        "search",
+        "-c",
+        "4",
+        "-v",
+        "5",
+        "--iterations",
+        "10",
+        "--checkpoint",
+        cps,
+        "--no-records",
+        "--out",
+        dir.join("x").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
+
+#[test]
+fn bad_flags_are_usage_errors() {
+    let dir = scratch("bad");
+    let out = dir.join("out");
+    let o = out.to_str().unwrap();
+    let bad_csv = dir.join("bad.csv");
+    fs::write(&bad_csv, "a,b\n1,2\n").unwrap();
+    let missing = dir.join("missing.csv");
+    for args in [
+        &[
+            "records",
+            "search",
+            "-c",
+            "4",
+            "-v",
+            "5",
+            "--iterations",
+            "10",
+            "--measure",
+            "speed",
+            "--out",
+            o,
+        ][..],
+        &[
+            "records",
+            "search",
+            "-c",
+            "4",
+            "-v",
+            "5",
+            "--iterations",
+            "10",
+            "-m",
+            "random",
+            "--out",
+            o,
+        ],
+        &["records", "search", "-c", "4", "-v", "5", "--iterations", "0", "--out", o],
+        &["records", "search", "-c", "4", "-v", "5", "--time", "-1", "--out", o],
+        &[
+            "records",
+            "search",
+            "-c",
+            "4",
+            "-v",
+            "5",
+            "--time",
+            "1",
+            "--iterations",
+            "5",
+            "--out",
+            o,
+        ],
+        &["records", "search", "-c", "4", "-v", "5", "--out", o],
+        &[
+            "records",
+            "search",
+            "-c",
+            "4",
+            "-v",
+            "5",
+            "--iterations",
+            "10",
+            "--chains",
+            "0",
+            "--out",
+            o,
+        ],
+        &[
+            "records",
+            "search",
+            "-c",
+            "4",
+            "-v",
+            "5",
+            "--iterations",
+            "10",
+            "--epoch",
+            "0",
+            "--out",
+            o,
+        ],
+        &["records", "search", "-c", "0", "-v", "5", "--iterations", "10", "--out", o],
+        &["records", "search", "-c", "1", "-v", "1", "--iterations", "10", "--out", o],
+        &["records", "search", "-c", "4", "-v", "5", "--iterations", "10", "--resume", "--out", o],
+        &["records", "search", "-c", "4", "-v", "5", "--iterations", "x", "--out", o],
+        &["records", "nonsense"],
+        &["verify", "--records", bad_csv.to_str().unwrap()],
+        &["verify", "--records", missing.to_str().unwrap()],
+    ] {
+        let r = bataille(args);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {}", text(&r));
+        assert!(!text(&r).contains("panicked"), "{args:?}");
+    }
+}

@@ -1,0 +1,188 @@
+use std::sync::atomic::AtomicBool;
+
+use bataille_engine::Method;
+use proptest::prelude::*;
+
+use super::*;
+
+fn cfg(c: usize, v: usize, method: Method, measure: Measure, seed: u64, chains: usize) -> Config {
+    Config {
+        spec: DeckSpec::new(c, v).unwrap(),
+        methods: Methods::both(method),
+        measure,
+        seed,
+        chains,
+        anneal: Anneal { epoch: 300, ..Anneal::default() },
+    }
+}
+
+fn run(cfg: &Config, budget: Budget, resume: Option<SearchState>, threads: usize) -> SearchEnded {
+    let options = RunOptions { threads, ..RunOptions::default() };
+    search(cfg, budget, resume, &options, &Quiet, &AtomicBool::new(false)).unwrap()
+}
+
+proptest! {
+    #[test]
+    fn moves_keep_the_multiset(seed in any::<u64>(), c in 1usize..5, v in 1usize..14, steps in 1usize..50) {
+        let spec = DeckSpec::new(c, v).unwrap();
+        let deck = spec.sorted_deck();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut deal = deck.clone();
+        deal.shuffle(&mut rng);
+        for _ in 0..steps {
+            mutate(&mut deal, &mut rng);
+            let mut sorted = deal.clone();
+            sorted.sort_unstable();
+            prop_assert_eq!(&sorted, &deck);
+        }
+    }
+}
+
+#[test]
+fn moves_do_move_cards() {
+    // Every kind of move is drawn: over many moves of a deck of distinct cards most change it.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let mut deal: Vec<u8> = (1..=20).collect();
+    let mut changed = 0;
+    for _ in 0..1000 {
+        let before = deal.clone();
+        mutate(&mut deal, &mut rng);
+        changed += usize::from(deal != before);
+    }
+    assert!(changed > 900, "{changed}");
+}
+
+#[test]
+fn same_results_whatever_the_threads() {
+    for (measure, method) in
+        [(Measure::Tricks, Method::Natural), (Measure::Cards, Method::Optimized)]
+    {
+        let c = cfg(4, 5, method, measure, 7, 5);
+        let n = 4_003; // not a multiple of the chains
+        let one = run(&c, Budget::Iterations(n), None, 1).result;
+        let two = run(&c, Budget::Iterations(n), None, 2).result;
+        let three = run(&c, Budget::Iterations(n), None, 3).result;
+        let seq = search_sequential(&c, n).unwrap();
+        assert_eq!(one, two);
+        assert_eq!(one, three);
+        assert_eq!(one, seq);
+        assert_eq!(one.iterations, n);
+        assert_eq!(one.per_chain, vec![801, 801, 801, 800, 800]);
+        // Another seed walks elsewhere.
+        let other = search_sequential(&Config { seed: 8, ..c.clone() }, n).unwrap();
+        assert_ne!(one.by_tricks, other.by_tricks);
+    }
+}
+
+#[test]
+fn resume_equals_one_run() {
+    let c = cfg(4, 5, Method::Natural, Measure::Tricks, 3, 4);
+    let whole = run(&c, Budget::Iterations(3_000), None, 2);
+    let part = run(&c, Budget::Iterations(1_111), None, 2);
+    let text = part.state.encode();
+    let back = SearchState::decode(&text, &c).unwrap();
+    assert_eq!(back.encode(), text);
+    let rest = run(&c, Budget::Iterations(3_000), Some(back), 1);
+    assert_eq!(rest.result, whole.result);
+    assert_eq!(rest.iterations_run, 3_000 - 1_111);
+    assert_eq!(rest.state.encode(), whole.state.encode());
+}
+
+#[test]
+fn checkpoints_are_checked() {
+    let c = cfg(4, 4, Method::Natural, Measure::Tricks, 3, 2);
+    let text = run(&c, Budget::Iterations(200), None, 1).state.encode();
+    let edited = text.replacen("chain 0 100", "chain 0 101", 1);
+    assert!(matches!(SearchState::decode(&edited, &c), Err(RecordsError::Corrupt(_))));
+    let other = Config { seed: 4, ..c.clone() };
+    assert!(matches!(SearchState::decode(&text, &other), Err(RecordsError::Mismatch(_))));
+    assert!(matches!(SearchState::decode("", &c), Err(RecordsError::Corrupt(_))));
+}
+
+#[test]
+fn time_budget_replays_with_its_iterations() {
+    let c = cfg(4, 5, Method::Optimized, Measure::Tricks, 11, 3);
+    let timed = run(&c, Budget::Time(Duration::from_millis(200)), None, 2).result;
+    assert!(timed.iterations > 0);
+    assert!(timed.per_chain.iter().all(|&d| d == timed.per_chain[0]), "{:?}", timed.per_chain);
+    let replay = run(&c, Budget::Iterations(timed.iterations), None, 1).result;
+    assert_eq!(replay, timed);
+}
+
+#[test]
+fn found_records_replay_to_their_lengths() {
+    let c = cfg(4, 6, Method::Natural, Measure::Tricks, 5, 3);
+    let r = run(&c, Budget::Iterations(3_000), None, 2).result;
+    assert_eq!(r.by_tricks.len(), 3);
+    assert!(r.by_tricks.windows(2).all(|w| w[0].tricks >= w[1].tricks));
+    for f in r.by_tricks.iter().chain(&r.by_cards) {
+        let g = replay(&f.deal, c.methods);
+        assert!(g.outcome.is_finished(), "{:?}", f);
+        assert_eq!((g.tricks, g.cards), (f.tricks, f.cards));
+        let row = RecordRow {
+            colours: 4,
+            values: 6,
+            methods: c.methods,
+            tricks: f.tricks,
+            cards: f.cards,
+            deal: Position::new(f.deal[..12].to_vec(), f.deal[12..].to_vec()).unwrap(),
+        };
+        assert_eq!(check_row(&row), Ok(()));
+        assert!(matches!(
+            check_row(&RecordRow { tricks: f.tricks + 1, ..row.clone() }),
+            Err(RecordMismatch::Lengths(..))
+        ));
+    }
+}
+
+#[test]
+fn loops_go_to_the_cycles() {
+    // C=1 V=5: the article's [5, 3] / [2, 4, 1] loops, and loops are common.
+    let c = cfg(1, 5, Method::Natural, Measure::Tricks, 1, 2);
+    let r = run(&c, Budget::Iterations(2_000), None, 2).result;
+    assert!(!r.cycles.is_empty());
+    assert!(r.loops_met >= r.cycles.len() as u64);
+    for cy in &r.cycles {
+        let g = replay(&cy.deal, c.methods);
+        let Outcome::Cycle(found) = g.outcome else { panic!("{:?} does not loop", cy.deal) };
+        assert_eq!(
+            (found.id.0, found.period_tricks, found.tail_tricks),
+            (cy.id, cy.period_tricks, cy.tail_tricks)
+        );
+    }
+    for f in &r.by_tricks {
+        assert!(replay(&f.deal, c.methods).outcome.is_finished());
+    }
+    let looping = RecordRow {
+        colours: 1,
+        values: 5,
+        methods: c.methods,
+        tricks: 6,
+        cards: 6,
+        deal: "[5, 3] / [2, 4, 1]".parse().unwrap(),
+    };
+    assert!(matches!(check_row(&looping), Err(RecordMismatch::Loops(_))));
+    let wrong_deck = RecordRow { values: 6, ..looping };
+    assert!(matches!(check_row(&wrong_deck), Err(RecordMismatch::NotADeal(..))));
+}
+
+#[test]
+fn bad_configurations() {
+    let c = cfg(4, 5, Method::Natural, Measure::Tricks, 0, 4);
+    assert_eq!(Config { chains: 0, ..c.clone() }.validate(), Err(RecordsError::NoChains));
+    let random = Config { methods: Methods::both(Method::Random), ..c.clone() };
+    assert!(matches!(random.validate(), Err(RecordsError::RandomMethod(_))));
+    let tiny = Config { spec: DeckSpec::new(1, 1).unwrap(), ..c.clone() };
+    assert_eq!(tiny.validate(), Err(RecordsError::TinyDeck(1)));
+    let hot = Config { anneal: Anneal { t_end: 1.0, ..c.anneal }, ..c };
+    assert!(matches!(hot.validate(), Err(RecordsError::Anneal(_))));
+}
+
+#[test]
+fn time_budget_levels_a_resumed_search() {
+    let c = cfg(4, 5, Method::Natural, Measure::Tricks, 2, 4);
+    let part = run(&c, Budget::Iterations(1_001), None, 1);
+    assert_eq!(part.result.per_chain, vec![251, 250, 250, 250]);
+    let timed = run(&c, Budget::Time(Duration::from_millis(100)), Some(part.state), 2).result;
+    assert!(timed.per_chain.iter().all(|&d| d == timed.per_chain[0] && d > 251), "{timed:?}");
+}
