@@ -53,7 +53,19 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
         "{} claims checked: {ok} ok, {misprints} article misprints, {failed} failed",
         entries.len()
     );
-    let failed = failed + rows.map_or(0, |rows| check_records(&records_path, &rows, args.markdown));
+    let failed = match rows {
+        Some(rows) => failed + check_records(&records_path, &rows, args.markdown),
+        None => {
+            if with_records && !args.markdown {
+                println!(
+                    "(no {} here: run from the repository's root, or pass --records FILE, to \
+                     replay the record rows)",
+                    records_path.display()
+                );
+            }
+            failed
+        }
+    };
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(crate::EXIT_FINDING) })
 }
 
