@@ -1,5 +1,6 @@
-//! Engine benchmarks: tricks per second on the record deals (long games), and games per second
-//! on fixed sets of seeded random 32- and 52-card deals, natural and optimized stacking.
+//! Engine benchmarks: tricks per second on long games (the published 52-card records, and the
+//! longest 32-card games of `results/records.csv`), and games per second on fixed sets of
+//! seeded random 32- and 52-card deals, natural and optimized stacking.
 //!
 //! Run with `cargo bench -p bataille-benches --bench engine`.
 
@@ -18,6 +19,13 @@ const RECORD_52_NATURAL: &str = "[7,4,10,12,11,9,8,1,2,6,13,2,6,2,11,6,1,13,1,11
 const RECORD_52_OPTIMIZED: &str = "[13,8,13,2,10,13,12,2,3,10,5,6,1,1,6,6,2,11,2,5,12,8,7,9,5,8] / \
      [12,5,4,1,9,11,7,6,1,10,3,9,7,4,11,10,3,8,4,7,12,11,13,3,9,4]";
 
+/// 1237 tricks, natural (`results/records.csv`, found by `bataille records search`).
+const LONG_32_NATURAL: &str = "[1, 5, 8, 7, 1, 5, 5, 7, 3, 2, 6, 8, 3, 4, 4, 1] / \
+     [2, 4, 7, 5, 6, 6, 2, 7, 4, 3, 8, 1, 8, 2, 6, 3]";
+/// 1057 tricks, optimized (`results/records.csv`).
+const LONG_32_OPTIMIZED: &str = "[6, 3, 7, 6, 8, 2, 3, 4, 4, 8, 8, 1, 6, 2, 4, 5] / \
+     [5, 6, 2, 3, 5, 5, 7, 1, 1, 4, 7, 3, 2, 1, 8, 7]";
+
 /// `count` deals of the deck, shuffled with a fixed seed.
 fn random_deals(spec: DeckSpec, count: usize) -> Vec<Vec<Card>> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(2025);
@@ -33,6 +41,8 @@ fn random_deals(spec: DeckSpec, count: usize) -> Vec<Vec<Card>> {
 fn tricks_per_second(c: &mut Criterion) {
     let mut group = c.benchmark_group("record-game");
     for (name, deal, m) in [
+        ("32-natural", LONG_32_NATURAL, Method::Natural),
+        ("32-optimized", LONG_32_OPTIMIZED, Method::Optimized),
         ("52-natural", RECORD_52_NATURAL, Method::Natural),
         ("52-optimized", RECORD_52_OPTIMIZED, Method::Optimized),
     ] {
