@@ -40,25 +40,45 @@ const EXIT_INTERRUPTED: u8 = 130;
 /// Flags of `bataille explore`.
 #[derive(Debug, Args)]
 pub(crate) struct ExploreArgs {
-    /// Number of colours C (copies of each value).
-    #[arg(long, short = 'c')]
-    colours: usize,
-    /// Number of values V.
-    #[arg(long, short = 'v')]
-    values: usize,
-    /// Stacking method of the first player (and of the second unless --method2 is given):
-    /// natural, optimized, random, ascending, first-player-first.
-    #[arg(long, short, default_value = "natural")]
-    method: String,
-    /// Stacking method of the second player.
-    #[arg(long)]
-    method2: Option<String>,
+    #[command(flatten)]
+    deck: DeckArgs,
     /// Stop each game after this many tricks (default: none for deterministic methods,
     /// 10,000,000 with a random method).
     #[arg(long)]
     max_tricks: Option<u64>,
     #[command(flatten)]
     run: RunArgs,
+}
+
+/// The deck and stacking-method flags of `explore`, `hunt` and `records search`.
+#[derive(Debug, Args)]
+pub(crate) struct DeckArgs {
+    /// Number of colours C (copies of each value).
+    #[arg(long, short = 'c')]
+    pub(crate) colours: usize,
+    /// Number of values V.
+    #[arg(long, short = 'v')]
+    pub(crate) values: usize,
+    /// Stacking method of the first player (and of the second unless --method2 is given):
+    /// natural, optimized, random, ascending, first-player-first.
+    #[arg(long, short, default_value = "natural")]
+    pub(crate) method: String,
+    /// Stacking method of the second player.
+    #[arg(long)]
+    pub(crate) method2: Option<String>,
+}
+
+impl DeckArgs {
+    /// The validated deck and methods.
+    pub(crate) fn validate(&self) -> Result<(DeckSpec, Methods)> {
+        let spec = DeckSpec::new(self.colours, self.values)?;
+        let first = parse_method(&self.method)?;
+        let second = match &self.method2 {
+            Some(name) => parse_method(name)?,
+            None => first,
+        };
+        Ok((spec, Methods::new(first, second)))
+    }
 }
 
 /// Flags shared by every command that explores deals (`explore`, `bmn explore`).
@@ -261,13 +281,7 @@ pub(crate) fn command_line() -> String {
 }
 
 pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
-    let spec = DeckSpec::new(args.colours, args.values)?;
-    let first = parse_method(&args.method)?;
-    let second = match &args.method2 {
-        Some(name) => parse_method(name)?,
-        None => first,
-    };
-    let methods = Methods::new(first, second);
+    let (spec, methods) = args.deck.validate()?;
     let mut limits = Limits::default_for(methods);
     if let Some(max) = args.max_tricks {
         if max == 0 {

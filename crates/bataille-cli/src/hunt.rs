@@ -13,29 +13,17 @@
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use bataille_engine::{DeckSpec, Limits, Method, Methods};
+use bataille_engine::{Limits, Method};
 use bataille_search::Bataille;
 use clap::Args;
 
-use crate::explore::{RunArgs, run_search};
-use crate::play::parse_method;
+use crate::explore::{DeckArgs, RunArgs, run_search};
 
 /// Flags of `bataille hunt`.
 #[derive(Debug, Args)]
 pub(crate) struct HuntArgs {
-    /// Number of colours C (copies of each value).
-    #[arg(long, short = 'c')]
-    colours: usize,
-    /// Number of values V.
-    #[arg(long, short = 'v')]
-    values: usize,
-    /// Stacking method of the first player (and of the second unless --method2 is given):
-    /// natural, optimized, ascending, first-player-first (not random).
-    #[arg(long, short, default_value = "natural")]
-    method: String,
-    /// Stacking method of the second player.
-    #[arg(long)]
-    method2: Option<String>,
+    #[command(flatten)]
+    deck: DeckArgs,
     /// Keep at most this many deals per loop (the smallest); the summary says when a loop had
     /// more.
     #[arg(long, default_value_t = 1_000_000, value_name = "N")]
@@ -45,13 +33,8 @@ pub(crate) struct HuntArgs {
 }
 
 pub(crate) fn run(args: HuntArgs) -> Result<ExitCode> {
-    let spec = DeckSpec::new(args.colours, args.values)?;
-    let first = parse_method(&args.method)?;
-    let second = match &args.method2 {
-        Some(name) => parse_method(name)?,
-        None => first,
-    };
-    for m in [first, second] {
+    let (spec, methods) = args.deck.validate()?;
+    for m in [methods.first, methods.second] {
         if m == Method::Random {
             bail!(
                 "hunt does not apply to the {} stacking method: a repeated position is not a \
@@ -61,7 +44,6 @@ pub(crate) fn run(args: HuntArgs) -> Result<ExitCode> {
             );
         }
     }
-    let methods = Methods::new(first, second);
     if args.keep == 0 {
         bail!("--keep must be at least 1 deal per loop, got 0");
     }

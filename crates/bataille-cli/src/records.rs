@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, Result, bail};
-use bataille_engine::{DeckSpec, Methods, Position};
+use bataille_engine::{Methods, Position};
 use bataille_search::records::{
     Anneal, Budget, Config, Found, RecordRow, RunOptions, SearchProgress, SearchResult,
     SearchState, search,
@@ -32,7 +32,7 @@ use bataille_search::stats::Measure;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::explore::{command_line, rayon_threads, write_atomic};
+use crate::explore::{DeckArgs, command_line, rayon_threads, write_atomic};
 use crate::play::parse_method;
 
 /// Exit code of a run stopped by Ctrl-C.
@@ -60,19 +60,8 @@ enum RecordsCommand {
 /// Flags of `bataille records search`.
 #[derive(Debug, Args)]
 struct SearchArgs {
-    /// Number of colours C (copies of each value).
-    #[arg(long, short = 'c')]
-    colours: usize,
-    /// Number of values V.
-    #[arg(long, short = 'v')]
-    values: usize,
-    /// Stacking method of both players (deterministic): natural, optimized, ascending,
-    /// first-player-first.
-    #[arg(long, short, default_value = "natural")]
-    method: String,
-    /// Stacking method of the second player.
-    #[arg(long)]
-    method2: Option<String>,
+    #[command(flatten)]
+    deck: DeckArgs,
     /// What the search maximises: tricks or cards (the best deals of both are kept).
     #[arg(long, default_value = "tricks")]
     measure: String,
@@ -173,13 +162,7 @@ fn parse_measure(name: &str) -> Result<Measure> {
 }
 
 fn search_command(args: SearchArgs) -> Result<ExitCode> {
-    let spec = DeckSpec::new(args.colours, args.values)?;
-    let first = parse_method(&args.method)?;
-    let second = match &args.method2 {
-        Some(name) => parse_method(name)?,
-        None => first,
-    };
-    let methods = Methods::new(first, second);
+    let (spec, methods) = args.deck.validate()?;
     let measure = parse_measure(&args.measure)?;
     let budget = match (args.time, args.iterations) {
         (_, Some(0)) => bail!("--iterations must be at least 1, got 0"),
@@ -347,9 +330,9 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
 fn replay_command(args: &SearchArgs, iterations: u64) -> String {
     let mut c = format!(
         "bataille records search --colours {} --values {} --method {}",
-        args.colours, args.values, args.method
+        args.deck.colours, args.deck.values, args.deck.method
     );
-    if let Some(m) = &args.method2 {
+    if let Some(m) = &args.deck.method2 {
         c += &format!(" --method2 {m}");
     }
     c += &format!(
