@@ -141,6 +141,29 @@ fn parse_shard(text: &str) -> Result<Shard> {
         .with_context(|| format!("invalid shard {text:?}: expected K/N with 1 ≤ K ≤ N, e.g. 3/8"))
 }
 
+/// Checks the output paths of a long run before any work: a checkpoint that exists is only
+/// continued with `--resume`, its directory must exist, and the output directory is created.
+pub(crate) fn prepare_outputs(checkpoint: Option<&Path>, resume: bool, out: &Path) -> Result<()> {
+    if let Some(path) = checkpoint {
+        if !resume && path.exists() {
+            bail!(
+                "the checkpoint {} already exists: pass --resume to continue it, or remove it",
+                path.display()
+            );
+        }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if !dir.is_dir() {
+                bail!(
+                    "cannot write the checkpoint: the directory {} does not exist",
+                    dir.display()
+                );
+            }
+        }
+    }
+    fs::create_dir_all(out)
+        .with_context(|| format!("cannot create the output directory {}", out.display()))
+}
+
 /// Writes `bytes` to `path` atomically: a temporary file beside it, flushed to disk, renamed.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
@@ -319,20 +342,10 @@ pub(crate) fn run_search<G: DealGame>(
                 .with_context(|| format!("cannot resume from {}", path.display()))?;
             Some(state)
         }
-        (Some(path), false) if path.exists() => bail!(
-            "the checkpoint {} already exists: pass --resume to continue it, or remove it",
-            path.display()
-        ),
         _ => None,
     };
-    if let Some(dir) = args.checkpoint.as_deref().and_then(Path::parent) {
-        if !dir.as_os_str().is_empty() && !dir.is_dir() {
-            bail!("cannot write the checkpoint: the directory {} does not exist", dir.display());
-        }
-    }
     let resumed = resume.is_some();
-    fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create the output directory {}", args.out.display()))?;
+    prepare_outputs(args.checkpoint.as_deref(), args.resume, &args.out)?;
 
     // The first Ctrl-C asks the workers to stop after their current unit; a second one quits.
     let _ = ctrlc::set_handler(|| {

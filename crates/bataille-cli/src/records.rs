@@ -32,7 +32,7 @@ use bataille_search::stats::Measure;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::explore::{DeckArgs, command_line, rayon_threads, write_atomic};
+use crate::explore::{DeckArgs, command_line, prepare_outputs, rayon_threads, write_atomic};
 use crate::play::parse_method;
 
 /// Exit code of a run stopped by Ctrl-C.
@@ -189,19 +189,9 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
                     .with_context(|| format!("cannot resume from {}", path.display()))?,
             )
         }
-        (Some(path), false) if path.exists() => bail!(
-            "the checkpoint {} already exists: pass --resume to continue it, or remove it",
-            path.display()
-        ),
         _ => None,
     };
-    if let Some(dir) = args.checkpoint.as_deref().and_then(Path::parent) {
-        if !dir.as_os_str().is_empty() && !dir.is_dir() {
-            bail!("cannot write the checkpoint: the directory {} does not exist", dir.display());
-        }
-    }
-    fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create the output directory {}", args.out.display()))?;
+    prepare_outputs(args.checkpoint.as_deref(), args.resume, &args.out)?;
 
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
