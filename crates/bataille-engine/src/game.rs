@@ -142,13 +142,38 @@ impl Game {
     ///
     /// The caller guarantees at most [`MAX_CARDS`] cards in all, which [`Position`] and
     /// [`crate::DeckSpec`] enforce.
+    ///
+    /// Each hand starts at slot 0 or 1 of its ring so that its tail counter is even. Every
+    /// trick adds an even number of cards (two per reveal), so the tails stay even, and the
+    /// hot loop of [`crate::play_deterministic`] writes the two cards of a trick as one
+    /// aligned pair that never straddles the end of the ring.
     #[inline]
     pub fn set(&mut self, first: &[Card], second: &[Card]) {
         debug_assert!(first.len() + second.len() <= MAX_CARDS);
-        self.ring[..first.len()].copy_from_slice(first);
-        self.ring[MAX_CARDS..MAX_CARDS + second.len()].copy_from_slice(second);
-        self.head = [0; 2];
-        self.tail = [first.len() as u32, second.len() as u32];
+        let (s0, s1) = (first.len() & 1, MAX_CARDS + (second.len() & 1));
+        self.ring[s0..s0 + first.len()].copy_from_slice(first);
+        self.ring[s1..s1 + second.len()].copy_from_slice(second);
+        self.head = [(first.len() & 1) as u32, (second.len() & 1) as u32];
+        self.tail = [self.head[0] + first.len() as u32, self.head[1] + second.len() as u32];
+    }
+
+    /// Whether both tail counters are even (see [`Game::set`]).
+    #[inline(always)]
+    pub(crate) fn tails_even(&self) -> bool {
+        (self.tail[0] | self.tail[1]) & 1 == 0
+    }
+
+    /// Moves the hands so that both tail counters are even (see [`Game::set`]).
+    pub(crate) fn make_tails_even(&mut self) {
+        let mut hands = [[0 as Card; MAX_CARDS]; 2];
+        let mut lens = [0; 2];
+        for (p, (hand, len)) in hands.iter_mut().zip(&mut lens).enumerate() {
+            *len = self.len_of(p) as usize;
+            for (i, c) in hand[..*len].iter_mut().enumerate() {
+                *c = self.ring[slot(p, self.head[p].wrapping_add(i as u32))];
+            }
+        }
+        self.set(&hands[0][..lens[0]], &hands[1][..lens[1]]);
     }
 
     /// The current position (allocates: for traces and reports, not for hot loops).
@@ -436,6 +461,36 @@ mod tests {
             n += 1;
         }
         assert_eq!(g.len(Player::First) + g.len(Player::Second), 4);
+    }
+
+    #[test]
+    fn tails_stay_even() {
+        for deal in ["5,3/2,4,1", "1,2,3/4", "/1", "3,1/2,4", "1,1,2/2"] {
+            let position: Position = deal.parse().unwrap();
+            let mut g = Game::new(&position);
+            assert!(g.tails_even(), "{deal}");
+            assert_eq!(g.to_position(), position);
+            // Odd tails, as no constructor makes them: moved back without changing the hands.
+            for p in 0..2 {
+                let len = g.len_of(p);
+                for i in (0..len).rev() {
+                    let c = g.ring[slot(p, g.head[p].wrapping_add(i))];
+                    g.ring[slot(p, g.head[p].wrapping_add(i + 1))] = c;
+                }
+                g.head[p] = g.head[p].wrapping_add(1);
+                g.tail[p] = g.tail[p].wrapping_add(1);
+            }
+            assert!(!g.tails_even(), "{deal}");
+            assert_eq!(g.to_position(), position);
+            g.make_tails_even();
+            assert!(g.tails_even());
+            assert_eq!(g.to_position(), position);
+            // Tricks keep them even.
+            while g.ending().is_none() && g.tails_even() && g.head[0] < 100 {
+                g.trick(Methods::both(Method::Natural), &mut NoRandom);
+            }
+            assert!(g.tails_even(), "{deal}");
+        }
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub use game::{Ending, Game, NoRandom, OrderError, Trick, TrickResult};
 pub use method::{Method, Methods};
 pub use play::{
     Cycle, CycleId, GameResult, Limits, Outcome, Scratch, SeenPositions, loop_positions, play,
-    play_deterministic, play_random, play_random_until_repeat,
+    play_deterministic, play_deterministic_phased, play_random, play_random_until_repeat,
 };
 pub use position::{Player, Position, PositionError};
 pub use spec::{Card, DeckSpec, MAX_CARDS, MAX_VALUE, SpecError};

@@ -1,11 +1,13 @@
 //! Playing a whole game: outcomes, measures and Brent's cycle detection.
 //!
 //! Deterministic games (every method but random) either end or reach a position seen before.
-//! [`play`] finds out which with Brent's algorithm: one saved position, compared after every
-//! trick, replaced at tricks 32, 96, 224, ... (the start is the first saved position, and the
-//! gaps double from 32, so that the many short games copy nothing) — constant memory and about
-//! one trick simulated per trick played. The period found is exact whatever the first gap. When a loop is found the tail and the cards are measured by replaying from the
-//! start, and the loop is walked once more to name it ([`CycleId`]).
+//! [`play`] finds out which in two phases. The first plays 32 tricks per card (at least 64)
+//! with no cycle detection at all: nearly every game that ends does so there, at full speed.
+//! A game still running then goes on under Brent's algorithm: one saved position (the one
+//! reached), compared after every trick and replaced after 32, 64, 128, ... more tricks —
+//! constant memory and about one trick simulated per trick played. The period found is exact
+//! from any saved position. When a loop is found the tail and the cards are measured by
+//! replaying from the start, and the loop is walked once more to name it ([`CycleId`]).
 //!
 //! Games with a random method are played until they end or reach the trick cap.
 
@@ -169,39 +171,49 @@ pub fn play_deterministic(
     limits: Limits,
     scratch: &mut Scratch,
 ) -> GameResult {
-    use PairOrder::{FirstSecond, HiLo, LoHi};
-    // One monomorphic copy of the loop per pair of orders, so that the order of a trick without
-    // battle is known at compile time.
+    let cards = start.len_of(0) + start.len_of(1);
+    play_deterministic_phased(start, methods, limits, scratch, free_tricks(cards))
+}
+
+/// [`play_deterministic`] with `free` tricks (about: the first phase counts reveals) played
+/// before Brent's algorithm starts instead of the default: for the tests, which check that the
+/// answer does not depend on it.
+#[doc(hidden)]
+pub fn play_deterministic_phased(
+    start: &Game,
+    methods: Methods,
+    limits: Limits,
+    scratch: &mut Scratch,
+    free: u64,
+) -> GameResult {
+    // One monomorphic copy of the game per pair of orders, so that the order of a trick
+    // without battle is known at compile time.
     let k = |m: Method| match m {
-        Method::Natural | Method::Optimized => HiLo,
-        Method::Ascending => LoHi,
-        Method::FirstPlayerFirst => FirstSecond,
+        Method::Natural | Method::Optimized => HI_LO,
+        Method::Ascending => LO_HI,
+        Method::FirstPlayerFirst => FIRST_SECOND,
         Method::Random => panic!("play_deterministic called with the random method"),
     };
-    // Natural or optimized stacking for both, the common cases, get their battles inline too.
-    if methods == Methods::both(Method::Natural) {
-        return brent(start, Methods::both(Method::Natural), HiLo, HiLo, limits, scratch);
-    }
-    if methods == Methods::both(Method::Optimized) {
-        return brent(start, Methods::both(Method::Optimized), HiLo, HiLo, limits, scratch);
-    }
     match (k(methods.first), k(methods.second)) {
-        (HiLo, HiLo) => brent(start, methods, HiLo, HiLo, limits, scratch),
-        (HiLo, LoHi) => brent(start, methods, HiLo, LoHi, limits, scratch),
-        (HiLo, FirstSecond) => brent(start, methods, HiLo, FirstSecond, limits, scratch),
-        (LoHi, HiLo) => brent(start, methods, LoHi, HiLo, limits, scratch),
-        (LoHi, LoHi) => brent(start, methods, LoHi, LoHi, limits, scratch),
-        (LoHi, FirstSecond) => brent(start, methods, LoHi, FirstSecond, limits, scratch),
-        (FirstSecond, HiLo) => brent(start, methods, FirstSecond, HiLo, limits, scratch),
-        (FirstSecond, LoHi) => brent(start, methods, FirstSecond, LoHi, limits, scratch),
-        (FirstSecond, FirstSecond) => {
-            brent(start, methods, FirstSecond, FirstSecond, limits, scratch)
-        }
+        (HI_LO, HI_LO) => brent::<HI_LO, HI_LO>(start, methods, limits, scratch, free),
+        (HI_LO, LO_HI) => brent::<HI_LO, LO_HI>(start, methods, limits, scratch, free),
+        (HI_LO, _) => brent::<HI_LO, FIRST_SECOND>(start, methods, limits, scratch, free),
+        (LO_HI, HI_LO) => brent::<LO_HI, HI_LO>(start, methods, limits, scratch, free),
+        (LO_HI, LO_HI) => brent::<LO_HI, LO_HI>(start, methods, limits, scratch, free),
+        (LO_HI, _) => brent::<LO_HI, FIRST_SECOND>(start, methods, limits, scratch, free),
+        (_, HI_LO) => brent::<FIRST_SECOND, HI_LO>(start, methods, limits, scratch, free),
+        (_, LO_HI) => brent::<FIRST_SECOND, LO_HI>(start, methods, limits, scratch, free),
+        (_, _) => brent::<FIRST_SECOND, FIRST_SECOND>(start, methods, limits, scratch, free),
     }
 }
 
-/// Tricks before Brent's first save (then the gaps double). Any value gives the exact period;
-/// 32 lets most games of small decks end before any copy.
+/// [`PairOrder`]s as const parameters.
+const HI_LO: u8 = 0;
+const LO_HI: u8 = 1;
+const FIRST_SECOND: u8 = 2;
+
+/// Tricks between Brent's first two saves (then the gaps double). Any value gives the exact
+/// period.
 const FIRST_BRENT_GAP: u64 = 32;
 
 /// How a deterministic method orders the two cards of a trick without battle.
@@ -216,6 +228,14 @@ enum PairOrder {
 }
 
 impl PairOrder {
+    const fn of_const(k: u8) -> PairOrder {
+        match k {
+            HI_LO => PairOrder::HiLo,
+            LO_HI => PairOrder::LoHi,
+            _ => PairOrder::FirstSecond,
+        }
+    }
+
     #[inline(always)]
     fn order(self, a: Card, b: Card, hi: Card, lo: Card) -> (Card, Card) {
         match self {
@@ -226,176 +246,311 @@ impl PairOrder {
     }
 }
 
-/// The hot loop: tricks without battle run on local copies of the ring counters with no
-/// data-dependent branch (the winner selects a ring by index); battles, the cycle check and
-/// Brent's saves write the counters back to the [`Game`].
-///
-/// Brent's comparison is filtered by a key of the position (the first hand's length and both
-/// top cards, which the next trick loads anyway) before the full comparison.
+/// The ring counters of the game being played, held in registers by the hot loops and written
+/// back to the [`Game`] only when a slower path needs it.
+#[derive(Debug, Clone, Copy)]
+struct Counters {
+    h0: u32,
+    h1: u32,
+    t0: u32,
+    t1: u32,
+}
+
+impl Counters {
+    #[inline(always)]
+    fn of(g: &Game) -> Counters {
+        Counters { h0: g.head[0], h1: g.head[1], t0: g.tail[0], t1: g.tail[1] }
+    }
+
+    #[inline(always)]
+    fn store(self, g: &mut Game) {
+        g.head = [self.h0, self.h1];
+        g.tail = [self.t0, self.t1];
+    }
+
+    /// The ending if a player has no card at this trick boundary.
+    #[inline(always)]
+    fn ending(self) -> Option<Ending> {
+        match (self.h0 == self.t0, self.h1 == self.t1) {
+            (false, false) => None,
+            (true, false) => Some(Ending::SecondWins),
+            (false, true) => Some(Ending::FirstWins),
+            (true, true) => Some(Ending::Draw),
+        }
+    }
+}
+
+/// Tricks played without looking for a loop before Brent's algorithm starts: 32 per card (at
+/// least 64). Beyond every game of the C=4 V=4 deck and all but about 0.1% of 52-card games, so
+/// that nearly every game that ends pays nothing for the cycle detection; a game that loops
+/// plays at most this many tricks more than it needs.
 #[inline(always)]
-fn brent(
-    start: &Game,
-    methods: Methods,
+fn free_tricks(cards: u32) -> u64 {
+    u64::from(cards).saturating_mul(32).max(64)
+}
+
+/// Plays a trick without battle between the top cards `a != b` (the heads already moved past
+/// them): no data-dependent branch, the winner's ring and tail are selected by value, and the
+/// two cards are written as one aligned pair (the tails are even, see [`Game::set`]).
+#[inline(always)]
+fn take(
+    ring: &mut [Card; 2 * MAX_CARDS],
+    c: &mut Counters,
+    a: Card,
+    b: Card,
     k1: PairOrder,
     k2: PairOrder,
+) {
+    let first_wins = a > b;
+    let (hi, lo) = (a.max(b), a.min(b));
+    let (x1, y1) = k1.order(a, b, hi, lo);
+    let (x2, y2) = k2.order(a, b, hi, lo);
+    let (x, y) = if first_wins { (x1, y1) } else { (x2, y2) };
+    let t = if first_wins { c.t0 } else { c.t1 };
+    debug_assert!(t % 2 == 0, "tails are even");
+    let at = (usize::from(!first_wins) << 8) | (t as usize & (MAX_CARDS - 2));
+    ring[at..at + 2].copy_from_slice(&[x, y]);
+    let grow0 = 2 * u32::from(first_wins);
+    c.t0 = c.t0.wrapping_add(grow0);
+    c.t1 = c.t1.wrapping_add(2 - grow0);
+}
+
+/// The rest of a trick whose first reveal was a tie (the heads already moved past it), on the
+/// local counters. Returns the ending if a hand runs out during the battle or is empty after
+/// it; adds the battle's extra reveals to `battle_cards`.
+///
+/// Natural and optimized stacking for both players run inline: the revealed cards stay in the
+/// loser's ring (nothing is written there during the trick) and the tie values are read back
+/// from it. Natural: the deciding pair, then each tie value twice from the last tie back.
+/// Optimized: all of them strongest first. Other methods go through [`Game::battle`].
+#[inline(always)]
+fn battle(
+    g: &mut Game,
+    c: &mut Counters,
+    methods: Methods,
+    tie: Card,
+    battle_cards: &mut u64,
+) -> Option<Ending> {
+    if methods != Methods::both(Method::Natural) && methods != Methods::both(Method::Optimized) {
+        c.store(g);
+        let t = g.battle(tie, methods, &mut NoRandom);
+        *c = Counters::of(g);
+        *battle_cards += u64::from(t.reveals - 1);
+        if let TrickResult::Ended(end) = t.result {
+            return Some(end);
+        }
+        return c.ending();
+    }
+    let (h0_start, h1_start) = (c.h0.wrapping_sub(1), c.h1.wrapping_sub(1));
+    let (a, b) = loop {
+        if (c.h0 == c.t0) | (c.h1 == c.t1) {
+            return c.ending();
+        }
+        let a = g.ring[slot(0, c.h0)];
+        let b = g.ring[slot(1, c.h1)];
+        c.h0 = c.h0.wrapping_add(1);
+        c.h1 = c.h1.wrapping_add(1);
+        *battle_cards += 1;
+        if a != b {
+            break (a, b);
+        }
+    };
+    let first_wins = a > b;
+    let (w, l) = (usize::from(!first_wins), usize::from(first_wins));
+    let loser_start = if first_wins { h1_start } else { h0_start };
+    let ties = c.h0.wrapping_sub(h0_start) - 1;
+    let mut t = if first_wins { c.t0 } else { c.t1 };
+    macro_rules! put {
+        ($x:expr) => {{
+            let x: Card = $x;
+            g.ring[slot(w, t)] = x;
+            t = t.wrapping_add(1);
+        }};
+    }
+    let (hi, lo) = (a.max(b), a.min(b));
+    if methods.first == Method::Natural {
+        put!(hi);
+        put!(lo);
+        for i in (0..ties).rev() {
+            let x = g.ring[slot(l, loser_start.wrapping_add(i))];
+            put!(x);
+            put!(x);
+        }
+    } else {
+        // At most 128 ties: both hands held them, and there are at most 256 cards.
+        let mut tied = [0 as Card; MAX_CARDS / 2];
+        let tied = &mut tied[..ties as usize];
+        for (i, x) in tied.iter_mut().enumerate() {
+            *x = g.ring[slot(l, loser_start.wrapping_add(i as u32))];
+        }
+        tied.sort_unstable_by(|x, y| y.cmp(x));
+        let (mut hi_done, mut lo_done) = (false, false);
+        for &x in tied.iter() {
+            if !hi_done && hi >= x {
+                put!(hi);
+                hi_done = true;
+            }
+            if !lo_done && lo >= x {
+                put!(lo);
+                lo_done = true;
+            }
+            put!(x);
+            put!(x);
+        }
+        if !hi_done {
+            put!(hi);
+        }
+        if !lo_done {
+            put!(lo);
+        }
+    }
+    if first_wins {
+        c.t0 = t;
+    } else {
+        c.t1 = t;
+    }
+    c.ending()
+}
+
+/// The first phase of a game: tricks from a trick boundary with both hands non-empty until
+/// the game ends (the ending is returned) or about `until` tricks have been played (`None`, at
+/// a trick boundary with both hands non-empty), with no cycle detection.
+///
+/// The tricks go in runs between which no hand can run out: a trick without battle takes at
+/// most one card from each hand, so a run as long as the shorter hand needs no ending check,
+/// and a trick without battle is two loads, a comparison and one store with no data-dependent
+/// branch. A tie leaves the run for [`battle`].
+#[inline(never)]
+fn free_run<const K1: u8, const K2: u8>(
+    g: &mut Game,
+    c: &mut Counters,
+    methods: Methods,
+    until: u64,
+    tricks: &mut u64,
+    battle_cards: &mut u64,
+) -> Option<Ending> {
+    let (k1, k2) = (PairOrder::of_const(K1), PairOrder::of_const(K2));
+    let mut cc = *c;
+    // Reveals are counted by the first head (every reveal begins a trick or is a battle's),
+    // and the phase stops after `until` reveals rather than tricks: as good for its purpose.
+    let first_reveal = cc.h0;
+    let budget = until.saturating_sub(*tricks).min(u64::from(u32::MAX / 2)) as u32;
+    let stop = first_reveal.wrapping_add(budget);
+    let mut battle_reveals: u64 = 0;
+    let end = loop {
+        let room = cc.t0.wrapping_sub(cc.h0).min(cc.t1.wrapping_sub(cc.h1));
+        let left = stop.wrapping_sub(cc.h0) as i32;
+        if left <= 0 {
+            break None;
+        }
+        let run_end = cc.h0.wrapping_add(room.min(left as u32));
+        let tie = loop {
+            if cc.h0 == run_end {
+                break None;
+            }
+            let a = g.ring[slot(0, cc.h0)];
+            let b = g.ring[slot(1, cc.h1)];
+            cc.h0 = cc.h0.wrapping_add(1);
+            cc.h1 = cc.h1.wrapping_add(1);
+            if a == b {
+                break Some(a);
+            }
+            take(&mut g.ring, &mut cc, a, b, k1, k2);
+        };
+        let end = match tie {
+            Some(a) => battle(g, &mut cc, methods, a, &mut battle_reveals),
+            None => cc.ending(),
+        };
+        if end.is_some() {
+            break end;
+        }
+    };
+    let reveals = u64::from(cc.h0.wrapping_sub(first_reveal));
+    *c = cc;
+    *tricks += reveals - battle_reveals;
+    *battle_cards += battle_reveals;
+    end
+}
+
+/// The two phases of a deterministic game.
+///
+/// First the game is played for `free` tricks ([`free_tricks`]) with no cycle detection by
+/// [`free_run`]. Nearly every game that ends does so there. A game still running then goes on
+/// under Brent's algorithm: the position reached is saved and compared (first by a key of the
+/// position: the first hand's length and both top cards, which the next trick loads anyway)
+/// after every trick, and replaced after 32, 64, 128, ... tricks. Brent's algorithm finds the
+/// exact period from any position of the game; the tail is measured from the start by
+/// [`measure_cycle`].
+#[inline(never)]
+fn brent<const K1: u8, const K2: u8>(
+    start: &Game,
+    methods: Methods,
     limits: Limits,
     scratch: &mut Scratch,
+    free: u64,
 ) -> GameResult {
     debug_assert!(methods.is_deterministic());
+    let (k1, k2) = (PairOrder::of_const(K1), PairOrder::of_const(K2));
     let Scratch { game: g, saved } = scratch;
     g.clone_from(start);
-    // Until the first save the saved position is `start` itself.
-    let mut saved_is_start = true;
-    let [mut h0, mut h1] = g.head;
-    let [mut t0, mut t1] = g.tail;
-    let mut power: u64 = FIRST_BRENT_GAP;
-    let mut lam: u64 = 0;
+    if !g.tails_even() {
+        g.make_tails_even();
+    }
+    let mut c = Counters::of(g);
     let mut tricks: u64 = 0;
     let mut battle_cards: u64 = 0;
-    let max_tricks = limits.max_tricks;
-    macro_rules! sync {
-        () => {
-            g.head = [h0, h1];
-            g.tail = [t0, t1];
-        };
-    }
     macro_rules! result {
         ($outcome:expr) => {
             GameResult { outcome: $outcome, tricks, cards: tricks + battle_cards }
         };
     }
-    if let Some(end) = g.ending() {
+    if let Some(end) = c.ending() {
         return result!(end.into());
     }
-    let mut a = g.ring[slot(0, h0)];
-    let mut b = g.ring[slot(1, h1)];
-    let key = |len0: u32, a: Card, b: Card| len0 | u32::from(a) << 16 | u32::from(b) << 24;
-    let mut saved_key = key(t0.wrapping_sub(h0), a, b);
+    let until = free.min(limits.max_tricks);
+    let end = free_run::<K1, K2>(g, &mut c, methods, until, &mut tricks, &mut battle_cards);
+    if let Some(end) = end {
+        return result!(end.into());
+    }
+    if tricks == limits.max_tricks {
+        return result!(Outcome::Capped);
+    }
+    // Phase 2: Brent's algorithm from the position reached.
+    c.store(g);
+    saved.clone_from(g);
+    let mut power: u64 = FIRST_BRENT_GAP;
+    let mut lam: u64 = 0;
+    let max_tricks = limits.max_tricks;
+    let mut a = g.ring[slot(0, c.h0)];
+    let mut b = g.ring[slot(1, c.h1)];
+    let key = |c: Counters, a: Card, b: Card| {
+        c.t0.wrapping_sub(c.h0) | u32::from(a) << 16 | u32::from(b) << 24
+    };
+    let mut saved_key = key(c, a, b);
     loop {
         // Here both hands are non-empty and `a`, `b` are their top cards.
         if tricks == max_tricks {
             return result!(Outcome::Capped);
         }
-        h0 = h0.wrapping_add(1);
-        h1 = h1.wrapping_add(1);
+        c.h0 = c.h0.wrapping_add(1);
+        c.h1 = c.h1.wrapping_add(1);
         tricks += 1;
-        if a != b {
-            let first_wins = a > b;
-            let (hi, lo) = (a.max(b), a.min(b));
-            let (x1, y1) = k1.order(a, b, hi, lo);
-            let (x2, y2) = k2.order(a, b, hi, lo);
-            let (x, y) = if first_wins { (x1, y1) } else { (x2, y2) };
-            let p = usize::from(!first_wins);
-            let t = if first_wins { t0 } else { t1 };
-            g.ring[slot(p, t)] = x;
-            g.ring[slot(p, t.wrapping_add(1))] = y;
-            let grow0 = 2 * u32::from(first_wins);
-            t0 = t0.wrapping_add(grow0);
-            t1 = t1.wrapping_add(2 - grow0);
-            if (h0 == t0) | (h1 == t1) {
-                sync!();
-                return result!(g.ending().expect("a hand is empty").into());
-            }
-        } else if methods == Methods::both(Method::Natural)
-            || methods == Methods::both(Method::Optimized)
-        {
-            // A battle, on the local counters. The revealed cards stay in the loser's ring
-            // (nothing is written there during the trick): the tie values are read back from
-            // it. Natural: the deciding pair, then each tie value twice from the last tie
-            // back. Optimized: all of them strongest first.
-            let (h0_start, h1_start) = (h0.wrapping_sub(1), h1.wrapping_sub(1));
-            loop {
-                if (h0 == t0) | (h1 == t1) {
-                    sync!();
-                    return result!(g.ending().expect("a hand is empty").into());
-                }
-                a = g.ring[slot(0, h0)];
-                b = g.ring[slot(1, h1)];
-                h0 = h0.wrapping_add(1);
-                h1 = h1.wrapping_add(1);
-                battle_cards += 1;
-                if a != b {
-                    break;
-                }
-            }
-            let first_wins = a > b;
-            let (w, l) = (usize::from(!first_wins), usize::from(first_wins));
-            let loser_start = if first_wins { h1_start } else { h0_start };
-            let ties = h0.wrapping_sub(h0_start) - 1;
-            let mut t = if first_wins { t0 } else { t1 };
-            macro_rules! put {
-                ($x:expr) => {{
-                    let x: Card = $x;
-                    g.ring[slot(w, t)] = x;
-                    t = t.wrapping_add(1);
-                }};
-            }
-            let (hi, lo) = (a.max(b), a.min(b));
-            if methods.first == Method::Natural {
-                put!(hi);
-                put!(lo);
-                for i in (0..ties).rev() {
-                    let x = g.ring[slot(l, loser_start.wrapping_add(i))];
-                    put!(x);
-                    put!(x);
-                }
-            } else {
-                // At most 128 ties: both hands held them, and there are at most 256 cards.
-                let mut tied = [0 as Card; MAX_CARDS / 2];
-                let tied = &mut tied[..ties as usize];
-                for (i, x) in tied.iter_mut().enumerate() {
-                    *x = g.ring[slot(l, loser_start.wrapping_add(i as u32))];
-                }
-                tied.sort_unstable_by(|x, y| y.cmp(x));
-                let (mut hi_done, mut lo_done) = (false, false);
-                for &x in tied.iter() {
-                    if !hi_done && hi >= x {
-                        put!(hi);
-                        hi_done = true;
-                    }
-                    if !lo_done && lo >= x {
-                        put!(lo);
-                        lo_done = true;
-                    }
-                    put!(x);
-                    put!(x);
-                }
-                if !hi_done {
-                    put!(hi);
-                }
-                if !lo_done {
-                    put!(lo);
-                }
-            }
-            if first_wins {
-                t0 = t;
-            } else {
-                t1 = t;
-            }
-            if (h0 == t0) | (h1 == t1) {
-                sync!();
-                return result!(g.ending().expect("a hand is empty").into());
-            }
+        let end = if a != b {
+            take(&mut g.ring, &mut c, a, b, k1, k2);
+            c.ending()
         } else {
-            sync!();
-            let t = g.battle(a, methods, &mut NoRandom);
-            [h0, h1] = g.head;
-            [t0, t1] = g.tail;
-            battle_cards += u64::from(t.reveals - 1);
-            if let TrickResult::Ended(end) = t.result {
-                return result!(end.into());
-            }
-            if let Some(end) = g.ending() {
-                return result!(end.into());
-            }
+            battle(g, &mut c, methods, a, &mut battle_cards)
+        };
+        if let Some(end) = end {
+            return result!(end.into());
         }
-        a = g.ring[slot(0, h0)];
-        b = g.ring[slot(1, h1)];
-        let now = key(t0.wrapping_sub(h0), a, b);
+        a = g.ring[slot(0, c.h0)];
+        b = g.ring[slot(1, c.h1)];
+        let now = key(c, a, b);
         lam += 1;
         if now == saved_key {
-            sync!();
-            if g.same_position(if saved_is_start { start } else { saved }) {
+            c.store(g);
+            if g.same_position(saved) {
                 let cycle = measure_cycle(start, methods, lam);
                 return GameResult {
                     outcome: Outcome::Cycle(cycle),
@@ -405,9 +560,8 @@ fn brent(
             }
         }
         if lam == power {
-            sync!();
+            c.store(g);
             saved.clone_from(g);
-            saved_is_start = false;
             saved_key = now;
             power *= 2;
             lam = 0;

@@ -2,7 +2,8 @@
 //! and natural = optimized when every value is unique.
 
 use bataille_engine::{
-    Card, Game, Limits, Method, Methods, NoRandom, Outcome, Position, TrickResult, play,
+    Card, Game, Limits, Method, Methods, NoRandom, Outcome, Position, Scratch, TrickResult, play,
+    play_deterministic_phased,
 };
 use proptest::prelude::*;
 
@@ -32,13 +33,26 @@ fn run(p: &Position, m: Methods) -> bataille_engine::GameResult {
     play(p, m, &mut NoRandom, Limits::DETERMINISTIC)
 }
 
+/// The game with `free` tricks played before Brent's algorithm starts (0: from the start).
+fn run_phased(p: &Position, m: Methods, free: u64) -> bataille_engine::GameResult {
+    play_deterministic_phased(
+        &Game::new(p),
+        m,
+        Limits::DETERMINISTIC,
+        &mut Scratch::default(),
+        free,
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
     /// Brent's answer (outcome, tail, period, both measures) equals the hash-map detector's.
+    /// The first phase may end anywhere (`free`), or not be played at all.
     #[test]
-    fn brent_equals_naive(p in position(), m1 in method(), m2 in method()) {
-        let fast = run(&p, Methods::new(m1, m2));
+    fn brent_equals_naive(p in position(), m1 in method(), m2 in method(), free in 0u64..80) {
+        let fast = run_phased(&p, Methods::new(m1, m2), free);
+        prop_assert_eq!(fast, run(&p, Methods::new(m1, m2)));
         let slow = naive::play(p.first(), p.second(), m1, m2);
         let expected = match slow.outcome {
             NaiveOutcome::First => "first".to_string(),
@@ -165,7 +179,8 @@ fn for_each_position(c: usize, v: usize, mut f: impl FnMut(&Position)) {
 }
 
 /// Brent against the naive detector on every position of a few small decks, for natural and
-/// optimized stacking; loops with a tail must occur among them.
+/// optimized stacking, with the default first phase and with none (Brent's algorithm from the
+/// start); loops with a tail must occur among them.
 #[test]
 fn brent_equals_naive_exhaustive() {
     let mut loops_with_tail = 0;
@@ -173,6 +188,7 @@ fn brent_equals_naive_exhaustive() {
         for m in [Method::Natural, Method::Optimized] {
             for_each_position(c, v, |p| {
                 let fast = run(p, Methods::both(m));
+                assert_eq!(fast, run_phased(p, Methods::both(m), 0), "{p} {m}");
                 let slow = naive::play(p.first(), p.second(), m, m);
                 assert_eq!((fast.tricks, fast.cards), (slow.tricks, slow.cards), "{p} {m}");
                 match (fast.outcome, slow.outcome) {
@@ -195,7 +211,8 @@ fn brent_equals_naive_exhaustive() {
     assert!(loops_with_tail > 100, "only {loops_with_tail} loops with a tail");
 }
 
-/// Long tails and periods, on both sides of Brent's first gap (32 tricks): random positions of
+/// Long tails and periods, on both sides of Brent's first gap (32 tricks) and of the first
+/// phase (default, or ending after 0, 1, 33 or 100 tricks): random positions of
 /// the C=1 V=9, 10, 11 decks, where most positions lead into a loop (periods 12 to 60), and of
 /// the C=4 V=5 deck (seeded), every game checked against the naive detector.
 #[test]
@@ -212,6 +229,8 @@ fn brent_equals_naive_long_games() {
             let p = Position::new(deck[..split].to_vec(), deck[split..].to_vec()).unwrap();
             for m in [Method::Natural, Method::Optimized] {
                 let fast = run(&p, Methods::both(m));
+                let free = [0, 1, 33, 100][i % 4];
+                assert_eq!(fast, run_phased(&p, Methods::both(m), free), "{p} {m} {free}");
                 let slow = naive::play(p.first(), p.second(), m, m);
                 assert_eq!((fast.tricks, fast.cards), (slow.tricks, slow.cards), "{p} {m}");
                 if let (Outcome::Cycle(f), NaiveOutcome::Loop { tail, period, .. }) =
