@@ -1,4 +1,4 @@
-//! `bataille records search`: record hunting on the command line.
+//! `bataille records search` and `bataille records extend`: record hunting on the command line.
 //!
 //! Validates the flags into a [`bataille_search::records::Config`], runs the search with a
 //! progress bar (plain periodic lines when stderr is not a terminal), saves checkpoints
@@ -13,6 +13,9 @@
 //! `results/records.csv`), with the command, seed, commit and machine that found it;
 //! `bataille verify` replays every row of that file.
 //!
+//! `records extend` plays backwards from a deal (or any position whose game ends) and appends
+//! the deals farthest before it, which play that many tricks more, to the same file.
+//!
 //! Exit codes: 0 done, 2 bad input, 130 interrupted by Ctrl-C (`--resume` continues).
 
 use std::fs;
@@ -23,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, Result, bail};
-use bataille_engine::{Methods, Position};
+use bataille_engine::{Limits, Methods, NoRandom, Position, backward, play};
 use bataille_search::records::{
     Anneal, Budget, Config, Found, RecordRow, RunOptions, SearchProgress, SearchResult,
     SearchState, search,
@@ -55,6 +58,36 @@ pub(crate) struct RecordsArgs {
 enum RecordsCommand {
     /// Search for record-length finished games by iterated simulated annealing over deals.
     Search(SearchArgs),
+    /// Make a finished game longer by playing backwards: the deals from which the given
+    /// position is reached, farthest first.
+    Extend(ExtendArgs),
+}
+
+/// Flags of `bataille records extend`.
+#[derive(Debug, Args)]
+struct ExtendArgs {
+    /// The start: a deal or any position of a whole deck whose game ends, top card first
+    /// (`[5, 3] / [2, 4, 1]` or `5,3/2,4,1`).
+    deal: String,
+    /// Stacking method of the first player (and of the second unless --method2 is given):
+    /// natural, optimized, ascending, first-player-first.
+    #[arg(long, short, default_value = "natural")]
+    method: String,
+    /// Stacking method of the second player.
+    #[arg(long)]
+    method2: Option<String>,
+    /// Most ties in one un-played trick.
+    #[arg(long, default_value_t = 3)]
+    max_ties: usize,
+    /// Most positions searched.
+    #[arg(long, default_value_t = 10_000_000)]
+    budget: u64,
+    /// The records file the deals found are appended to.
+    #[arg(long, value_name = "FILE", default_value = "results/records.csv")]
+    records: PathBuf,
+    /// Do not append to the records file.
+    #[arg(long)]
+    no_records: bool,
 }
 
 /// Flags of `bataille records search`.
@@ -115,7 +148,94 @@ static STOP: AtomicBool = AtomicBool::new(false);
 pub(crate) fn run(args: RecordsArgs) -> Result<ExitCode> {
     match args.command {
         RecordsCommand::Search(a) => search_command(a),
+        RecordsCommand::Extend(a) => extend_command(a),
     }
+}
+
+fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
+    let start: Position =
+        args.deal.parse().with_context(|| format!("invalid deal {:?}", args.deal))?;
+    let spec = start.infer_deck().with_context(|| format!("{start} is not a whole deck"))?;
+    let first = parse_method(&args.method)?;
+    let second = args.method2.as_deref().map(parse_method).transpose()?.unwrap_or(first);
+    let methods = Methods::new(first, second);
+    if !methods.is_deterministic() {
+        bail!("the random method has no single game to extend: use a deterministic method");
+    }
+    if args.budget == 0 {
+        bail!("--budget must be at least 1, got 0");
+    }
+    let play = |p: &Position| play(p, methods, &mut NoRandom, Limits::DETERMINISTIC);
+    let r = play(&start);
+    if !r.outcome.is_finished() {
+        bail!(
+            "the game from {start} does not end ({}): only a finished game can be extended",
+            r.outcome.name()
+        );
+    }
+    println!("start:     {start}");
+    println!(
+        "game:      C={} V={} {methods}: {} tricks, {} cards",
+        spec.colours(),
+        spec.values(),
+        r.tricks,
+        r.cards
+    );
+    let started = Instant::now();
+    let e = backward::extend(&start, methods, args.max_ties, args.budget);
+    println!(
+        "searched:  {} positions before it ({} deals), {} in {:.2} s",
+        e.visited,
+        e.deals,
+        if e.complete { "the whole tree" } else { "budget reached" },
+        started.elapsed().as_secs_f64()
+    );
+    let mut rows = Vec::new();
+    let mut command = format!("bataille records extend {} --method {first}", start.compact());
+    if second != first {
+        command += &format!(" --method2 {second}");
+    }
+    command += &format!(" --max-ties {} --budget {}", args.max_ties, args.budget);
+    let (commit, machine, date) = (commit(), machine(), utc_now());
+    for (measure, found) in [(Measure::Tricks, &e.by_tricks), (Measure::Cards, &e.by_cards)] {
+        let Some((deal, t, c)) = found else { continue };
+        // Replayed: the deal must play exactly the announced game.
+        let g = play(deal);
+        if !g.outcome.is_finished() || (g.tricks, g.cards) != (r.tricks + t, r.cards + c) {
+            bail!(
+                "internal error: {deal} was found {t} tricks before the start but plays {} tricks, {} cards",
+                g.tricks,
+                g.cards
+            );
+        }
+        println!(
+            "by {:<7} {deal}: {} tricks, {} cards (+{t} tricks, +{c} cards)",
+            format!("{}:", measure.name()),
+            g.tricks,
+            g.cards
+        );
+        rows.push([
+            spec.colours().to_string(),
+            spec.values().to_string(),
+            methods.to_string(),
+            measure.name().to_string(),
+            g.tricks.to_string(),
+            g.cards.to_string(),
+            deal.to_string(),
+            "-".to_string(),
+            command.clone(),
+            commit.clone(),
+            machine.clone(),
+            date.clone(),
+        ]);
+    }
+    if rows.is_empty() {
+        println!("no deal leads to this position (within the budget)");
+    } else if !args.no_records {
+        append_records(&args.records, &rows)?;
+        println!("records:   appended to {}", args.records.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Progress bar (or plain lines) and checkpoint writer.

@@ -267,3 +267,41 @@ fn bad_flags_are_usage_errors() {
         assert!(!text(&r).contains("panicked"), "{args:?}");
     }
 }
+
+#[test]
+fn extend_appends_replayable_longer_deals() {
+    let dir = scratch("extend");
+    let records = dir.join("records.csv");
+    let r = records.to_str().unwrap();
+    // A C=4 V=6 optimized deal of 504 tricks whose game two deals lead into.
+    let deal = "[5, 4, 6, 4, 2, 6, 1, 5, 3, 5, 2, 1] / [4, 3, 1, 1, 2, 3, 2, 6, 4, 6, 5, 3]";
+    let out = run_ok(&["records", "extend", deal, "-m", "optimized", "--records", r]);
+    assert!(out.contains("504 tricks, 608 cards"), "{out}");
+    assert!(out.contains("506 tricks, 610 cards (+2 tricks, +2 cards)"), "{out}");
+    let text = fs::read_to_string(&records).unwrap();
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(text.contains("bataille records extend 5,4,6,4,2,6,1,5,3,5,2,1/"), "{text}");
+    // Every row replays.
+    let v = run_ok(&["verify", "--filter", "records", "--records", r]);
+    assert!(v.contains("ok"), "{v}");
+    // A deal no deal leads to: nothing appended.
+    let root = "[6, 3, 7, 6, 8, 2, 3, 4, 4, 8, 8, 1, 6, 2, 4, 5] / [5, 6, 2, 3, 5, 5, 7, 1, 1, 4, 7, 3, 2, 1, 8, 7]";
+    let out = run_ok(&["records", "extend", root, "-m", "optimized", "--records", r]);
+    assert!(out.contains("no deal leads to this position"), "{out}");
+    assert_eq!(fs::read_to_string(&records).unwrap(), text);
+}
+
+#[test]
+fn extend_refuses_loops_random_and_bad_deals() {
+    for args in [
+        &["records", "extend", "[5, 3] / [2, 4, 1]", "--no-records"][..],
+        &["records", "extend", "1,2/3,4", "-m", "random", "--no-records"],
+        &["records", "extend", "1,2/3,3", "--no-records"],
+        &["records", "extend", "1,2/3,4", "--budget", "0", "--no-records"],
+        &["records", "extend", "1,2/3,4", "-m", "sideways", "--no-records"],
+    ] {
+        let o = bataille(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains("error"), "{args:?}: {}", text(&o));
+    }
+}

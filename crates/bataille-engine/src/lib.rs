@@ -29,8 +29,10 @@
 //! - [`game`]: the ring-buffer [`Game`] and the trick.
 //! - [`play`](mod@play): whole games, [`Outcome`], Brent's detection, cycle ids, loop listing.
 //! - [`aligned`]: the aligned-cycle test of the article's box 4.
+//! - [`backward`]: playing backwards, to extend long games into longer ones.
 
 pub mod aligned;
+pub mod backward;
 pub mod game;
 pub mod method;
 pub mod play;
