@@ -13,7 +13,8 @@ use bataille_engine::{
 };
 use clap::{Args, Subcommand};
 
-use crate::play::{parse_deal, parse_method};
+use crate::flags::MethodArgs;
+use crate::play::parse_deal;
 
 /// Flags of `bataille aligned`.
 #[derive(Debug, Args)]
@@ -56,41 +57,15 @@ enum AlignedCommand {
     },
 }
 
-#[derive(Debug, Args)]
-struct MethodArgs {
-    /// Stacking method of both players (or of the first when --method2 is given): natural,
-    /// optimized, ascending, first-player-first.
-    #[arg(long, short, default_value = "natural")]
-    method: String,
-    /// Stacking method of the second player.
-    #[arg(long)]
-    method2: Option<String>,
-}
-
-impl MethodArgs {
-    fn parse(&self) -> Result<Methods> {
-        let first = parse_method(&self.method)?;
-        let second = match &self.method2 {
-            Some(m) => parse_method(m)?,
-            None => first,
-        };
-        let methods = Methods::new(first, second);
-        if !methods.is_deterministic() {
-            bail!("aligned cycles are defined for deterministic stacking, not {methods}");
-        }
-        Ok(methods)
-    }
-}
-
 pub(crate) fn run(args: AlignedArgs) -> Result<ExitCode> {
     match args.command {
         AlignedCommand::Check { deal, methods } => {
-            let methods = methods.parse()?;
+            let methods = methods.deterministic("aligned cycles are defined for")?;
             let (deal, _) = parse_deal(&deal, None, None, false)?;
             run_check(&deal, methods)
         }
         AlignedCommand::Repeat { deal, times, methods } => {
-            let methods = methods.parse()?;
+            let methods = methods.deterministic("aligned cycles are defined for")?;
             if times == 0 {
                 bail!("--times must be at least 1, got 0");
             }
@@ -98,7 +73,7 @@ pub(crate) fn run(args: AlignedArgs) -> Result<ExitCode> {
             report_extension(&vec![deal; times], methods)
         }
         AlignedCommand::Combine { deals, methods } => {
-            let methods = methods.parse()?;
+            let methods = methods.deterministic("aligned cycles are defined for")?;
             let deals = deals
                 .iter()
                 .map(|d| parse_deal(d, None, None, false).map(|x| x.0))

@@ -32,7 +32,7 @@ use bataille_search::{
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::play::parse_method;
+use crate::play::parse_methods;
 
 /// Exit code of a run stopped by Ctrl-C.
 const EXIT_INTERRUPTED: u8 = 130;
@@ -72,12 +72,7 @@ impl DeckArgs {
     /// The validated deck and methods.
     pub(crate) fn validate(&self) -> Result<(DeckSpec, Methods)> {
         let spec = DeckSpec::new(self.colours, self.values)?;
-        let first = parse_method(&self.method)?;
-        let second = match &self.method2 {
-            Some(name) => parse_method(name)?,
-            None => first,
-        };
-        Ok((spec, Methods::new(first, second)))
+        Ok((spec, parse_methods(&self.method, self.method2.as_deref())?))
     }
 }
 

@@ -94,3 +94,26 @@ pub(crate) struct VerifyArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) records: Option<std::path::PathBuf>,
 }
+
+/// `--method` and `--method2` of the commands that need deterministic stacking.
+#[derive(Debug, Args)]
+pub(crate) struct MethodArgs {
+    /// Stacking method of both players (or of the first when --method2 is given): natural,
+    /// optimized, ascending, first-player-first.
+    #[arg(long, short, default_value = "natural")]
+    method: String,
+    /// Stacking method of the second player.
+    #[arg(long)]
+    method2: Option<String>,
+}
+
+impl MethodArgs {
+    /// The methods, refused with `what` in the message when one is random.
+    pub(crate) fn deterministic(&self, what: &str) -> anyhow::Result<bataille_engine::Methods> {
+        let methods = crate::play::parse_methods(&self.method, self.method2.as_deref())?;
+        if !methods.is_deterministic() {
+            anyhow::bail!("{what} deterministic stacking, not {methods}");
+        }
+        Ok(methods)
+    }
+}

@@ -52,6 +52,13 @@ pub(crate) fn parse_method(name: &str) -> Result<Method> {
     })
 }
 
+/// Parses the methods of the first player and (when given) of the second.
+pub(crate) fn parse_methods(first: &str, second: Option<&str>) -> Result<Methods> {
+    let first = parse_method(first)?;
+    let second = second.map(parse_method).transpose()?.unwrap_or(first);
+    Ok(Methods::new(first, second))
+}
+
 /// Parses a deal and checks it against the deck: inferred, or given by `colours`/`values`, or
 /// any cards up to V when `partial`.
 pub(crate) fn parse_deal(
@@ -95,12 +102,7 @@ pub(crate) fn parse_deal(
 
 impl PlayConfig {
     fn new(args: PlayArgs) -> Result<PlayConfig> {
-        let first = parse_method(&args.method)?;
-        let second = match &args.method2 {
-            Some(name) => parse_method(name)?,
-            None => first,
-        };
-        let methods = Methods::new(first, second);
+        let methods = parse_methods(&args.method, args.method2.as_deref())?;
         let (deal, spec) = parse_deal(&args.deal, args.colours, args.values, args.partial)?;
         let deck = match spec {
             Some(spec) => Deck::Whole(spec),

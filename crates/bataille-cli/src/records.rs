@@ -36,6 +36,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::explore::{DeckArgs, command_line, prepare_outputs, rayon_threads, write_atomic};
+use crate::flags::MethodArgs;
 use crate::play::parse_method;
 
 /// Exit code of a run stopped by Ctrl-C.
@@ -69,13 +70,8 @@ struct ExtendArgs {
     /// The start: a deal or any position of a whole deck whose game ends, top card first
     /// (`[5, 3] / [2, 4, 1]` or `5,3/2,4,1`).
     deal: String,
-    /// Stacking method of the first player (and of the second unless --method2 is given):
-    /// natural, optimized, ascending, first-player-first.
-    #[arg(long, short, default_value = "natural")]
-    method: String,
-    /// Stacking method of the second player.
-    #[arg(long)]
-    method2: Option<String>,
+    #[command(flatten)]
+    methods: MethodArgs,
     /// Most ties in one un-played trick.
     #[arg(long, default_value_t = 3)]
     max_ties: usize,
@@ -156,12 +152,7 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     let start: Position =
         args.deal.parse().with_context(|| format!("invalid deal {:?}", args.deal))?;
     let spec = start.infer_deck().with_context(|| format!("{start} is not a whole deck"))?;
-    let first = parse_method(&args.method)?;
-    let second = args.method2.as_deref().map(parse_method).transpose()?.unwrap_or(first);
-    let methods = Methods::new(first, second);
-    if !methods.is_deterministic() {
-        bail!("the random method has no single game to extend: use a deterministic method");
-    }
+    let methods = args.methods.deterministic("playing backwards needs")?;
     if args.budget == 0 {
         bail!("--budget must be at least 1, got 0");
     }
@@ -191,9 +182,10 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
         started.elapsed().as_secs_f64()
     );
     let mut rows = Vec::new();
-    let mut command = format!("bataille records extend {} --method {first}", start.compact());
-    if second != first {
-        command += &format!(" --method2 {second}");
+    let mut command =
+        format!("bataille records extend {} --method {}", start.compact(), methods.first);
+    if methods.second != methods.first {
+        command += &format!(" --method2 {}", methods.second);
     }
     command += &format!(" --max-ties {} --budget {}", args.max_ties, args.budget);
     let (commit, machine, date) = (commit(), machine(), utc_now());
