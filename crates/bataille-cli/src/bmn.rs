@@ -111,7 +111,7 @@ fn explore(a: &ExploreArgs) -> Result<ExitCode> {
         Some(max) => Limits { max_tricks: max },
         None => Limits::NONE,
     };
-    run_search(&bataille_search::bmn::Bmn::new(spec, limits), &a.run, 0)
+    run_search(&bataille_search::bmn::Bmn::new(spec, limits), &a.run, 0, None)
 }
 
 /// What `bmn play` was asked to do, validated.

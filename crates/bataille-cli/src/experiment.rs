@@ -13,6 +13,8 @@ use anyhow::{Context, Result, bail};
 use bataille_experiment::{Recipe, Settings, records};
 use clap::{Args, Subcommand};
 
+use crate::provenance::{commit, machine};
+
 /// Flags of `bataille experiment`.
 #[derive(Debug, Args)]
 pub(crate) struct ExperimentArgs {
@@ -139,35 +141,6 @@ fn output_of(program: &str, args: &[&str]) -> Option<String> {
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-fn commit() -> String {
-    match output_of("git", &["rev-parse", "HEAD"]) {
-        Some(head) => {
-            // The results themselves (earlier notes) do not make the source dirty.
-            let dirty = output_of(
-                "git",
-                &["status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)results"],
-            )
-            .is_some_and(|s| !s.is_empty());
-            if dirty { format!("{head} (with uncommitted changes)") } else { head }
-        }
-        None => "unknown".to_string(),
-    }
-}
-
 fn toolchain() -> String {
     output_of("rustc", &["--version"]).unwrap_or_else(|| "unknown".to_string())
-}
-
-fn machine() -> String {
-    let cpu = fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".to_string());
-    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    format!("{cpu}, {cores} cores available, {} {}", std::env::consts::OS, std::env::consts::ARCH)
 }

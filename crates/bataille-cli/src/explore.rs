@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use bataille_engine::{DeckSpec, Limits, Methods};
 use bataille_search::bmn::Bmn;
+use bataille_search::records::{RecordRow, check_row};
 use bataille_search::{
     Bataille, DealGame, Mode, Options, Plan, Progress, Shard, State, explore, report,
 };
@@ -33,6 +34,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::play::parse_methods;
+use crate::provenance::{append_records, commit, machine, utc_now};
 
 /// Exit code of a run stopped by Ctrl-C.
 const EXIT_INTERRUPTED: u8 = 130;
@@ -46,6 +48,11 @@ pub(crate) struct ExploreArgs {
     /// 10,000,000 with a random method).
     #[arg(long)]
     max_tricks: Option<u64>,
+    /// Append the longest finished game by tricks and by cards to this records file (e.g.
+    /// results/records.csv) with the command, seed, commit and machine, once the run is
+    /// complete. Deterministic methods only: `bataille verify` replays every row.
+    #[arg(long, value_name = "FILE")]
+    records: Option<PathBuf>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -307,16 +314,108 @@ pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
         }
         limits.max_tricks = max;
     }
-    run_search(&Bataille::new(spec, methods, limits), &args.run, 0)
+    let game = Bataille::new(spec, methods, limits);
+    let Some(path) = &args.records else { return run_search(&game, &args.run, 0, None) };
+    if !methods.is_deterministic() {
+        bail!(
+            "--records needs deterministic stacking methods ({methods} has a random one): \
+             `bataille verify` replays every row of the records file"
+        );
+    }
+    // A records file that is there must be one, so that a long run does not end on a bad path.
+    crate::records::read_records(path)?;
+    let seed = if args.run.random.is_some() { args.run.seed.to_string() } else { "-".to_string() };
+    // Where the run starts: the working directory may move on during a long run.
+    let found_by = Provenance { command: replay_command(), commit: commit(), machine: machine() };
+    let append =
+        |state: &State| append_longest(path, spec, methods, &seed, &found_by, &game, state);
+    run_search(&game, &args.run, 0, Some(&append))
 }
+
+/// The command, commit and machine of a run, for the records file.
+struct Provenance {
+    command: String,
+    commit: String,
+    machine: String,
+}
+
+/// Appends the longest finished game of `state` by tricks and by cards to the records file,
+/// each replayed first.
+fn append_longest(
+    path: &Path,
+    spec: DeckSpec,
+    methods: Methods,
+    seed: &str,
+    found_by: &Provenance,
+    game: &Bataille,
+    state: &State,
+) -> Result<()> {
+    let date = utc_now();
+    let mut rows = Vec::new();
+    for list in [&state.stats.longest_by_tricks, &state.stats.longest_by_cards] {
+        let Some(best) = list.entries().first() else { continue };
+        let deal = game.deal_text(&best.deal);
+        let row = RecordRow {
+            colours: spec.colours(),
+            values: spec.values(),
+            methods,
+            tricks: best.tricks,
+            cards: best.cards,
+            deal: deal.parse().with_context(|| format!("internal error: deal {deal}"))?,
+        };
+        check_row(&row).with_context(|| format!("internal error: {deal} does not replay"))?;
+        rows.push([
+            spec.colours().to_string(),
+            spec.values().to_string(),
+            methods.to_string(),
+            list.measure().name().to_string(),
+            best.tricks.to_string(),
+            best.cards.to_string(),
+            deal,
+            seed.to_string(),
+            found_by.command.clone(),
+            found_by.commit.clone(),
+            found_by.machine.clone(),
+            date.clone(),
+        ]);
+    }
+    if rows.is_empty() {
+        println!("records:   no finished game to append");
+        return Ok(());
+    }
+    append_records(path, &rows)?;
+    println!("records:   longest games appended to {}", path.display());
+    Ok(())
+}
+
+/// The command line as a user would type it again: `bataille` and the arguments, quoted where
+/// needed.
+pub(crate) fn replay_command() -> String {
+    let quote = |a: String| {
+        if !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+".contains(c)) {
+            a
+        } else {
+            format!("'{}'", a.replace('\'', "'\\''"))
+        }
+    };
+    std::iter::once("bataille".to_string())
+        .chain(std::env::args().skip(1).map(quote))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What to do with the results of a complete run (not called for an interrupted one).
+pub(crate) type OnComplete<'a> = &'a dyn Fn(&State) -> Result<()>;
 
 /// Explores the deals of `game` as `args` say: validation of the run flags, checkpoints,
 /// progress, output files and the terminal summary. With `loop_deals` > 0 (a hunt) each loop
-/// also keeps its `loop_deals` smallest deals, written to `loops.csv`.
+/// also keeps its `loop_deals` smallest deals, written to `loops.csv`. `on_complete` runs
+/// after the output files are written, when the run (or shard) is complete.
 pub(crate) fn run_search<G: DealGame>(
     game: &G,
     args: &RunArgs,
     loop_deals: usize,
+    on_complete: Option<OnComplete<'_>>,
 ) -> Result<ExitCode> {
     let mode = match args.random {
         Some(0) => bail!("--random must be at least 1 deal, got 0"),
@@ -394,6 +493,9 @@ pub(crate) fn run_search<G: DealGame>(
             None => println!("stopped before the end (no --checkpoint: the results are partial)"),
         }
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    if let Some(f) = on_complete {
+        f(&ended.state)?;
     }
     Ok(ExitCode::SUCCESS)
 }

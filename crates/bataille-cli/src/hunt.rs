@@ -47,5 +47,10 @@ pub(crate) fn run(args: HuntArgs) -> Result<ExitCode> {
     if args.keep == 0 {
         bail!("--keep must be at least 1 deal per loop, got 0");
     }
-    run_search(&Bataille::new(spec, methods, Limits::default_for(methods)), &args.run, args.keep)
+    run_search(
+        &Bataille::new(spec, methods, Limits::default_for(methods)),
+        &args.run,
+        args.keep,
+        None,
+    )
 }

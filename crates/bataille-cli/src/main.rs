@@ -17,6 +17,7 @@ mod explore;
 mod flags;
 mod hunt;
 mod play;
+mod provenance;
 mod records;
 mod takeaway;
 mod verify;

@@ -48,9 +48,11 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
     }
     let count = |s: Status| entries.iter().filter(|e| e.status == s).count();
     let (ok, misprints, failed) = (count(Status::Ok), count(Status::Misprint), count(Status::Fail));
+    let differs = count(Status::Differs);
     println!();
     println!(
-        "{} claims checked: {ok} ok, {misprints} article misprints, {failed} failed",
+        "{} claims checked: {ok} ok, {misprints} article misprints, {differs} explained \
+         differences, {failed} failed",
         entries.len()
     );
     let failed = match rows {

@@ -305,3 +305,61 @@ fn extend_refuses_loops_random_and_bad_deals() {
         assert!(text(&o).contains("error"), "{args:?}: {}", text(&o));
     }
 }
+
+#[test]
+fn explore_appends_its_longest_games() {
+    let dir = scratch("explore");
+    let records = dir.join("records.csv");
+    let r = records.to_str().unwrap();
+    let out = dir.join("out");
+    let o = out.to_str().unwrap();
+    // Every C=4 V=3 deal: the longest game is 37 tricks / 54 cards by both measures.
+    let out_text =
+        run_ok(&["explore", "-c", "4", "-v", "3", "--exhaustive", "--records", r, "--out", o]);
+    assert!(out_text.contains("longest games appended"), "{out_text}");
+    let rows = fs::read_to_string(&records).unwrap();
+    let lines: Vec<&str> = rows.lines().collect();
+    assert_eq!(lines.len(), 3, "{rows}");
+    assert!(lines[1].starts_with("4,3,natural,tricks,37,54,"), "{rows}");
+    assert!(lines[2].starts_with("4,3,natural,cards,37,54,"), "{rows}");
+    // Exhaustive: no seed; the command is the one that was run.
+    assert!(lines[1].contains(",-,bataille explore -c 4 -v 3 --exhaustive --records "), "{rows}");
+    // Random deals: the seed is recorded, and a second run appends below the first.
+    run_ok(&[
+        "explore",
+        "-c",
+        "4",
+        "-v",
+        "4",
+        "-m",
+        "optimized",
+        "--random",
+        "2000",
+        "--seed",
+        "7",
+        "--records",
+        r,
+        "--out",
+        o,
+    ]);
+    let rows = fs::read_to_string(&records).unwrap();
+    let lines: Vec<&str> = rows.lines().collect();
+    assert_eq!(lines.len(), 5, "{rows}");
+    assert!(lines[3].starts_with("4,4,optimized,tricks,"), "{rows}");
+    assert!(lines[3].contains(",7,bataille explore "), "{rows}");
+    let v = run_ok(&["verify", "--filter", "records", "--records", r]);
+    assert!(v.contains("4 rows") || v.contains("ok"), "{v}");
+    assert!(!v.contains("FAIL"), "{v}");
+    // Refused before any work: random methods, a file that is not a records file.
+    let bad = dir.join("bad.csv");
+    fs::write(&bad, "a,b\n1,2\n").unwrap();
+    for args in [
+        &["explore", "-c", "4", "-v", "3", "-m", "random", "--random", "10", "--records", r][..],
+        &["explore", "-c", "4", "-v", "3", "--exhaustive", "--records", bad.to_str().unwrap()],
+    ] {
+        let args = [args, &["--out", o][..]].concat();
+        let o = bataille(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+    }
+    assert_eq!(fs::read_to_string(&records).unwrap(), rows);
+}
