@@ -388,9 +388,9 @@ fn append_longest(
     Ok(())
 }
 
-/// The command line as a user would type it again: `bataille` and the arguments, quoted where
-/// needed.
-pub(crate) fn replay_command() -> String {
+/// The command line as a user would type it again to get the same results: `bataille` and the
+/// arguments, quoted where needed, without the checkpoint flags (a replay starts afresh).
+fn replay_command() -> String {
     let quote = |a: String| {
         if !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+".contains(c)) {
             a
@@ -398,10 +398,19 @@ pub(crate) fn replay_command() -> String {
             format!("'{}'", a.replace('\'', "'\\''"))
         }
     };
-    std::iter::once("bataille".to_string())
-        .chain(std::env::args().skip(1).map(quote))
-        .collect::<Vec<_>>()
-        .join(" ")
+    let mut words = vec!["bataille".to_string()];
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--resume" => {}
+            "--checkpoint" | "--checkpoint-every" => {
+                args.next();
+            }
+            _ if a.starts_with("--checkpoint=") || a.starts_with("--checkpoint-every=") => {}
+            _ => words.push(quote(a)),
+        }
+    }
+    words.join(" ")
 }
 
 /// What to do with the results of a complete run (not called for an interrupted one).

@@ -324,7 +324,9 @@ fn explore_appends_its_longest_games() {
     assert!(lines[2].starts_with("4,3,natural,cards,37,54,"), "{rows}");
     // Exhaustive: no seed; the command is the one that was run.
     assert!(lines[1].contains(",-,bataille explore -c 4 -v 3 --exhaustive --records "), "{rows}");
-    // Random deals: the seed is recorded, and a second run appends below the first.
+    // Random deals: the seed is recorded, and a second run appends below the first; the
+    // command to replay it leaves the checkpoint out.
+    let ckpt = dir.join("ckpt.txt");
     run_ok(&[
         "explore",
         "-c",
@@ -337,6 +339,8 @@ fn explore_appends_its_longest_games() {
         "2000",
         "--seed",
         "7",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
         "--records",
         r,
         "--out",
@@ -347,6 +351,7 @@ fn explore_appends_its_longest_games() {
     assert_eq!(lines.len(), 5, "{rows}");
     assert!(lines[3].starts_with("4,4,optimized,tricks,"), "{rows}");
     assert!(lines[3].contains(",7,bataille explore "), "{rows}");
+    assert!(!lines[3].contains("ckpt") && !lines[3].contains("--checkpoint"), "{rows}");
     let v = run_ok(&["verify", "--filter", "records", "--records", r]);
     assert!(v.contains("4 rows") || v.contains("ok"), "{v}");
     assert!(!v.contains("FAIL"), "{v}");
