@@ -87,26 +87,29 @@ const fn rec(
     PublicRecord { colours, values, method, tricks, note }
 }
 
-/// REFERENCE.md section 2: the authors' repository (2025), longest finished games in tricks.
+/// REFERENCE.md section 2: the authors' repository (2025), longest finished games in tricks. The
+/// optimized column is behind the run logs of the C++ explorer that found most of these
+/// records (github.com/legrosbuffle/bataille_cpp, `results/`; replayed by `bataille verify`,
+/// entries `log-*`): the notes give its longer games.
 pub const PUBLIC_RECORDS: &[PublicRecord] = &[
     rec(4, 5, Method::Natural, 453, ""),
     rec(4, 5, Method::Optimized, 311, "a later exhaustive search reports 316"),
     rec(4, 6, Method::Natural, 994, ""),
-    rec(4, 6, Method::Optimized, 620, ""),
+    rec(4, 6, Method::Optimized, 620, "C++ explorer's logs: 640"),
     rec(4, 7, Method::Natural, 1611, ""),
-    rec(4, 7, Method::Optimized, 2427, ""),
+    rec(4, 7, Method::Optimized, 2427, "C++ explorer's logs: 2505"),
     rec(4, 8, Method::Natural, 2308, "article: 1999"),
-    rec(4, 8, Method::Optimized, 1645, ""),
+    rec(4, 8, Method::Optimized, 1645, "C++ explorer's logs: 1757"),
     rec(4, 9, Method::Natural, 2708, ""),
-    rec(4, 9, Method::Optimized, 1936, ""),
+    rec(4, 9, Method::Optimized, 1936, "C++ explorer's logs: 2209"),
     rec(4, 10, Method::Natural, 3745, ""),
-    rec(4, 10, Method::Optimized, 2628, ""),
+    rec(4, 10, Method::Optimized, 2628, "C++ explorer's logs: 2742"),
     rec(4, 11, Method::Natural, 4211, ""),
-    rec(4, 11, Method::Optimized, 15136, ""),
+    rec(4, 11, Method::Optimized, 15136, "C++ explorer's logs: 15801"),
     rec(4, 12, Method::Natural, 4913, ""),
-    rec(4, 12, Method::Optimized, 3206, ""),
+    rec(4, 12, Method::Optimized, 3206, "C++ explorer's logs: 4160"),
     rec(4, 13, Method::Natural, 5610, "article: 5506"),
-    rec(4, 13, Method::Optimized, 4060, ""),
+    rec(4, 13, Method::Optimized, 4060, "C++ explorer's logs: 5174"),
     rec(1, 16, Method::Natural, 246, ""),
     rec(1, 22, Method::Natural, 1391, ""),
     rec(1, 24, Method::Natural, 886, ""),

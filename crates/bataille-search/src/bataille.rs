@@ -192,6 +192,28 @@ impl DealGame for Bataille {
         true
     }
 
+    /// The deal (A, B) has A > B, decided at the first index `i` where they differ: every
+    /// arrangement with the same A and B[..=i] is then a mirror too. When B[i+1..] is in
+    /// ascending order (its smallest arrangement: the first deal of that block in the
+    /// lexicographic order) the whole block is passed over, B[i+1..] set to its largest
+    /// arrangement (the last deal of the block); otherwise the deal alone.
+    #[inline]
+    fn skip_non_canonical(&self, w: &mut BatailleWorker, max: u64) -> u64 {
+        let (a, b) = w.deal.split_at_mut(self.half);
+        let Some(i) = a.iter().zip(b.iter()).position(|(x, y)| x != y) else { return 1 };
+        debug_assert!(a[i] > b[i], "called on a canonical deal");
+        let rest = &mut b[i + 1..];
+        if !rest.is_sorted() {
+            return 1;
+        }
+        let block = arrangement_count(rest);
+        if block == 0 || block > max {
+            return 1;
+        }
+        rest.reverse();
+        block
+    }
+
     #[inline]
     fn sample(&self, w: &mut BatailleWorker, rng: &mut Xoshiro256PlusPlus) {
         // From the sorted deck, so that the deal depends on the random stream alone and not on
@@ -253,9 +275,43 @@ impl DealGame for Bataille {
     }
 }
 
+/// The number of arrangements of the sorted `cards` (a multinomial coefficient), or 0 when it
+/// does not fit in 64 bits (then nothing is skipped).
+fn arrangement_count(cards: &[u8]) -> u64 {
+    // Built as a product of binomial coefficients, one run of equal values at a time:
+    // C(n, k) for the cards placed so far, each step exact in 128 bits.
+    let mut count: u128 = 1;
+    let mut placed: u128 = 0;
+    for run in cards.chunk_by(|x, y| x == y) {
+        for k in 1..=run.len() as u128 {
+            placed += 1;
+            count = count * placed / k;
+            if count > u128::from(u64::MAX) {
+                return 0;
+            }
+        }
+    }
+    count as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arrangement_counts() {
+        assert_eq!(arrangement_count(&[]), 1);
+        assert_eq!(arrangement_count(&[3]), 1);
+        assert_eq!(arrangement_count(&[1, 2, 3]), 6);
+        assert_eq!(arrangement_count(&[1, 1, 2, 2]), 6);
+        assert_eq!(arrangement_count(&[1, 1, 1, 2, 2, 3, 3, 3]), 560);
+        // 16 cards, C=4 V=4: 16! / 4!^4.
+        let deck: Vec<u8> = (1..=4).flat_map(|v| [v; 4]).collect();
+        assert_eq!(arrangement_count(&deck), 63_063_000);
+        // Too many for 64 bits: 52 distinct cards.
+        let big: Vec<u8> = (1..=52).collect();
+        assert_eq!(arrangement_count(&big), 0);
+    }
 
     #[test]
     fn aligned_loops() {

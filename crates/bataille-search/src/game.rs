@@ -66,8 +66,8 @@ pub enum Alignment {
 /// Implementations keep all per-deal work allocation-free inside a [`DealGame::Worker`], one per
 /// thread. The harness calls, for an exhaustive unit, [`DealGame::seek`] once then
 /// [`DealGame::step`] per deal, [`DealGame::is_canonical`] to skip the deals that are another's
-/// mirror, and [`DealGame::play`]; for a random unit, [`DealGame::sample`] then
-/// [`DealGame::play`].
+/// mirror ([`DealGame::skip_non_canonical`] passing over a run of them at once), and
+/// [`DealGame::play`]; for a random unit, [`DealGame::sample`] then [`DealGame::play`].
 pub trait DealGame: Sync {
     /// Per-thread state: the current deal and scratch buffers.
     type Worker: Send;
@@ -95,6 +95,16 @@ pub trait DealGame: Sync {
     /// Whether the worker's deal is the representative of its mirror class (always `true`
     /// unless [`DealGame::reduces_by_swap`]).
     fn is_canonical(&self, w: &Self::Worker) -> bool;
+
+    /// With the worker's deal not canonical: how many arrangements from it on (itself
+    /// included, at most `max` ≥ 1) are not canonical either, the deal being left on the last of
+    /// them, so that the harness passes over them at once. The default passes over the deal
+    /// alone (1).
+    #[inline]
+    fn skip_non_canonical(&self, w: &mut Self::Worker, max: u64) -> u64 {
+        let _ = (w, max);
+        1
+    }
 
     /// Sets the worker's deal to a uniformly random arrangement, a function of the random
     /// stream alone (not of the worker's previous deal), so results do not depend on which

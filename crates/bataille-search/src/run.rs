@@ -213,8 +213,10 @@ pub fn run_unit<G: DealGame>(game: &G, plan: &Plan, u: u64, w: &mut G::Worker, s
                 if game.is_canonical(w) {
                     let r = game.play(w, &mut rng);
                     stats.add(&r, game.deal(w));
+                    rank += 1;
+                } else {
+                    rank += game.skip_non_canonical(w, end - rank);
                 }
-                rank += 1;
                 if rank == end {
                     break;
                 }

@@ -47,6 +47,9 @@ impl DealGame for Recorder {
     fn is_canonical(&self, w: &Self::Worker) -> bool {
         self.0.is_canonical(&w.0)
     }
+    fn skip_non_canonical(&self, w: &mut Self::Worker, max: u64) -> u64 {
+        self.0.skip_non_canonical(&mut w.0, max)
+    }
     fn sample(&self, w: &mut Self::Worker, rng: &mut Xoshiro256PlusPlus) {
         self.0.sample(&mut w.0, rng)
     }
@@ -81,19 +84,22 @@ fn exhaustive_enumeration_equals_brute_force() {
         for m in [Methods::both(Method::Natural), Methods::new(Method::Natural, Method::Optimized)]
         {
             let game = Recorder(bataille(c, v, m));
-            // An odd unit size puts unit boundaries everywhere relative to the mirror pairs.
-            let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, 1, 7).unwrap();
-            let mut w = game.worker();
-            let mut stats = Stats::new(1);
-            for u in 0..plan.key().units {
-                run_unit(&game, &plan, u, &mut w, &mut stats);
+            // Small odd units put unit boundaries everywhere relative to the mirror pairs and to
+            // the blocks of mirrors passed over at once; a large one lets whole blocks go.
+            for unit in [1, 7, 1000] {
+                let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, 1, unit).unwrap();
+                let mut w = game.worker();
+                let mut stats = Stats::new(1);
+                for u in 0..plan.key().units {
+                    run_unit(&game, &plan, u, &mut w, &mut stats);
+                }
+                let played = w.1;
+                let set: std::collections::BTreeSet<Vec<u8>> = played.iter().cloned().collect();
+                assert_eq!(set.len(), played.len(), "C={c} V={v} {m}: a deal played twice");
+                let expected = naive::deals(game.deck(), game.reduces_by_swap());
+                assert_eq!(set, expected, "C={c} V={v} {m}, units of {unit}");
+                assert_eq!(plan.deals(), expected.len() as u128, "closed formula, C={c} V={v} {m}");
             }
-            let played = w.1;
-            let set: std::collections::BTreeSet<Vec<u8>> = played.iter().cloned().collect();
-            assert_eq!(set.len(), played.len(), "C={c} V={v} {m}: a deal played twice");
-            let expected = naive::deals(game.deck(), game.reduces_by_swap());
-            assert_eq!(set, expected, "C={c} V={v} {m}");
-            assert_eq!(plan.deals(), expected.len() as u128, "closed formula, C={c} V={v} {m}");
         }
     }
 }

@@ -1,0 +1,49 @@
+#!/bin/bash
+# The record hunts by random sampling behind the C=4 rows of results/records.csv: one
+# `bataille explore --random N --seed S --top 20 --records` run each, whose longest games by
+# tricks and by cards are appended (replayed first) to the records file with the command, seed,
+# commit and machine. Output directories go to results/hunts/<name>/.
+#
+# Usage: scripts/record-hunts.sh [NAME...]   (no name: all of them, in order)
+# Times on the 2-core development machine: c4v5-* 34 and 44 min, c4v6-optimized 5 min,
+# c4v7-optimized 14 min, c4v8-optimized and c4v9-optimized about 20 min each, c4v10-optimized
+# 6 min, c4v11-optimized 25 min, c4v12-optimized and c4v13-optimized 3 min each.
+# The runs are deterministic: rerunning one appends the same rows again (harmless: `bataille
+# verify` replays them and the records table keeps the best per cell). RECORDS=FILE appends
+# elsewhere. Build first: cargo build --release -p bataille-cli.
+set -euo pipefail
+BIN=${BIN:-target/release/bataille}
+RECORDS=${RECORDS:-results/records.csv}
+THREADS=${THREADS:-0}
+mkdir -p results/hunts
+
+sample() { # name, deck and method flags, deals, seed
+    local name=$1 deals=$3 seed=$4
+    # shellcheck disable=SC2086 # $2 holds several flags
+    "$BIN" explore $2 --random "$deals" --seed "$seed" --top 20 --threads "$THREADS" \
+        --records "$RECORDS" --out "results/hunts/$name"
+}
+
+run() {
+    case $1 in
+    c4v5-natural-random) sample "$1" "-c 4 -v 5" 10000000000 11 ;;
+    c4v5-optimized-random) sample "$1" "-c 4 -v 5 -m optimized" 10000000000 12 ;;
+    c4v6-optimized-random) sample "$1" "-c 4 -v 6 -m optimized" 1000000000 106 ;;
+    c4v7-optimized-random) sample "$1" "-c 4 -v 7 -m optimized" 2000000000 107 ;;
+    c4v8-optimized-random) sample "$1" "-c 4 -v 8 -m optimized" 3000000000 108 ;;
+    c4v9-optimized-random) sample "$1" "-c 4 -v 9 -m optimized" 2000000000 109 ;;
+    c4v10-optimized-random) sample "$1" "-c 4 -v 10 -m optimized" 500000000 110 ;;
+    c4v11-optimized-random) sample "$1" "-c 4 -v 11 -m optimized" 2000000000 111 ;;
+    c4v12-optimized-random) sample "$1" "-c 4 -v 12 -m optimized" 200000000 112 ;;
+    c4v13-optimized-random) sample "$1" "-c 4 -v 13 -m optimized" 200000000 113 ;;
+    *) echo "unknown hunt $1" >&2; exit 2 ;;
+    esac
+}
+
+ALL=(c4v12-optimized-random c4v13-optimized-random c4v10-optimized-random
+    c4v6-optimized-random c4v7-optimized-random c4v11-optimized-random c4v8-optimized-random
+    c4v9-optimized-random c4v5-natural-random c4v5-optimized-random)
+for name in "${@:-${ALL[@]}}"; do
+    echo "== $name ($(date -u +%FT%TZ))"
+    run "$name"
+done
