@@ -7,7 +7,7 @@
 # Usage: scripts/record-hunts.sh [NAME...]   (no name: all of them, in order)
 # Times on the 2-core development machine: c4v5-* 34 and 44 min, c4v6-optimized 5 min,
 # c4v7-optimized 14 min, c4v8-optimized and c4v9-optimized about 20 min each, c4v10-optimized
-# 6 min, c4v11-optimized 25 min, c4v12-optimized and c4v13-optimized 3 min each.
+# 6 min (and 16 min for c4v10-optimized-random-2), c4v11-optimized 25 min, c4v12-optimized and c4v13-optimized 3 min each.
 # The runs are deterministic: rerunning one appends the same rows again (harmless: `bataille
 # verify` replays them and the records table keeps the best per cell). RECORDS=FILE appends
 # elsewhere. Build first: cargo build --release -p bataille-cli.
@@ -33,6 +33,7 @@ run() {
     c4v8-optimized-random) sample "$1" "-c 4 -v 8 -m optimized" 3000000000 108 ;;
     c4v9-optimized-random) sample "$1" "-c 4 -v 9 -m optimized" 2000000000 109 ;;
     c4v10-optimized-random) sample "$1" "-c 4 -v 10 -m optimized" 500000000 110 ;;
+    c4v10-optimized-random-2) sample "$1" "-c 4 -v 10 -m optimized" 1500000000 210 ;;
     c4v11-optimized-random) sample "$1" "-c 4 -v 11 -m optimized" 2000000000 111 ;;
     c4v12-optimized-random) sample "$1" "-c 4 -v 12 -m optimized" 200000000 112 ;;
     c4v13-optimized-random) sample "$1" "-c 4 -v 13 -m optimized" 200000000 113 ;;
@@ -40,7 +41,7 @@ run() {
     esac
 }
 
-ALL=(c4v12-optimized-random c4v13-optimized-random c4v10-optimized-random
+ALL=(c4v12-optimized-random c4v13-optimized-random c4v10-optimized-random c4v10-optimized-random-2
     c4v6-optimized-random c4v7-optimized-random c4v11-optimized-random c4v8-optimized-random
     c4v9-optimized-random c4v5-natural-random c4v5-optimized-random)
 for name in "${@:-${ALL[@]}}"; do
