@@ -126,3 +126,36 @@ pub fn public_record(colours: usize, values: usize, method: Method) -> Option<Pu
         .find(|r| (r.colours, r.values, r.method) == (colours, values, method))
         .copied()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The record table here and the deals `bataille verify` replays are typed from the same
+    /// sources: they must give the same tricks, and the notes the same logged games.
+    #[test]
+    fn records_agree_with_the_verified_deals() {
+        let entries = bataille_verify::catalogue();
+        let published = |name: &str| {
+            entries
+                .iter()
+                .find(|e| e.name == name)
+                .unwrap_or_else(|| panic!("no verify entry {name}"))
+                .published
+                .clone()
+        };
+        for r in PUBLIC_RECORDS {
+            let name = if r.colours == 1 {
+                format!("record-c1-v{}", r.values)
+            } else {
+                format!("record-c{}-v{}-{}", r.colours, r.values, r.method)
+            };
+            let text = published(&name);
+            assert!(text.starts_with(&format!("{} tricks,", r.tricks)), "{name}: {text}");
+            if let Some(logged) = r.note.strip_prefix("C++ explorer's logs: ") {
+                let name = format!("log-c{}-v{}-{}", r.colours, r.values, r.method);
+                assert_eq!(published(&name), format!("{logged} tricks"), "{name}");
+            }
+        }
+    }
+}
