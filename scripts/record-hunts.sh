@@ -31,6 +31,7 @@ run() {
     c4v6-optimized-random) sample "$1" "-c 4 -v 6 -m optimized" 1000000000 106 ;;
     c4v7-optimized-random) sample "$1" "-c 4 -v 7 -m optimized" 2000000000 107 ;;
     c4v7-optimized-random-2) sample "$1" "-c 4 -v 7 -m optimized" 3000000000 207 ;;
+    c4v7-optimized-random-3) sample "$1" "-c 4 -v 7 -m optimized" 5000000000 307 ;;
     c4v8-optimized-random) sample "$1" "-c 4 -v 8 -m optimized" 3000000000 108 ;;
     c4v9-optimized-random) sample "$1" "-c 4 -v 9 -m optimized" 2000000000 109 ;;
     c4v10-optimized-random) sample "$1" "-c 4 -v 10 -m optimized" 500000000 110 ;;
@@ -46,7 +47,7 @@ run() {
 ALL=(c4v12-optimized-random c4v13-optimized-random c4v10-optimized-random c4v10-optimized-random-2
     c4v6-optimized-random c4v7-optimized-random c4v11-optimized-random c4v8-optimized-random
     c4v9-optimized-random c4v5-natural-random c4v5-optimized-random c4v7-optimized-random-2
-    c4v10-optimized-random-3)
+    c4v10-optimized-random-3 c4v7-optimized-random-3)
 for name in "${@:-${ALL[@]}}"; do
     echo "== $name ($(date -u +%FT%TZ))"
     run "$name"
