@@ -11,17 +11,30 @@
 # The runs are deterministic: rerunning one appends the same rows again (harmless: `bataille
 # verify` replays them and the records table keeps the best per cell). RECORDS=FILE appends
 # elsewhere. Build first: cargo build --release -p bataille-cli.
+#
+# The natural hunts c4v6-natural-random ... c4v13-natural-random (5·10^10 deals each, seed V;
+# the public natural records took 10^10 to 5·10^10 random deals each) are not part of "all":
+# hours each on a workstation. Name them, and set CHECKPOINTS=DIR to save each run's progress
+# in DIR/NAME.ckpt every minute and on Ctrl-C: running the same command again resumes it, and
+# a resumed run gives exactly the results of an uninterrupted one.
 set -euo pipefail
 BIN=${BIN:-target/release/bataille}
 RECORDS=${RECORDS:-results/records.csv}
 THREADS=${THREADS:-0}
+CHECKPOINTS=${CHECKPOINTS:-}
 mkdir -p results/hunts
 
 sample() { # name, deck and method flags, deals, seed
     local name=$1 deals=$3 seed=$4
+    local resume=()
+    if [ -n "$CHECKPOINTS" ]; then
+        mkdir -p "$CHECKPOINTS"
+        resume=(--checkpoint "$CHECKPOINTS/$name.ckpt")
+        [ -e "$CHECKPOINTS/$name.ckpt" ] && resume+=(--resume)
+    fi
     # shellcheck disable=SC2086 # $2 holds several flags
     "$BIN" explore $2 --random "$deals" --seed "$seed" --top 20 --threads "$THREADS" \
-        --records "$RECORDS" --out "results/hunts/$name"
+        --records "$RECORDS" --out "results/hunts/$name" "${resume[@]}"
 }
 
 run() {
@@ -40,6 +53,11 @@ run() {
     c4v11-optimized-random) sample "$1" "-c 4 -v 11 -m optimized" 2000000000 111 ;;
     c4v12-optimized-random) sample "$1" "-c 4 -v 12 -m optimized" 200000000 112 ;;
     c4v13-optimized-random) sample "$1" "-c 4 -v 13 -m optimized" 200000000 113 ;;
+    c4v[6-9]-natural-random | c4v1[0-3]-natural-random)
+        local v=${1#c4v}
+        v=${v%-natural-random}
+        sample "$1" "-c 4 -v $v" 50000000000 "$v"
+        ;;
     *) echo "unknown hunt $1" >&2; exit 2 ;;
     esac
 }
