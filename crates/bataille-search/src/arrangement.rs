@@ -29,13 +29,13 @@ pub struct Arrangements {
 ///
 /// ```
 /// use bataille_search::arrangement::multinomial;
-/// assert_eq!(multinomial(&[4, 4, 4]), Some(34_650)); // C=4 V=3
-/// assert_eq!(multinomial(&[1; 12]), Some(479_001_600)); // 12!
+/// assert_eq!(multinomial([4, 4, 4]), Some(34_650)); // C=4 V=3
+/// assert_eq!(multinomial([1; 12]), Some(479_001_600)); // 12!
 /// ```
-pub fn multinomial(multiplicities: &[u32]) -> Option<u128> {
+pub fn multinomial(multiplicities: impl IntoIterator<Item = u32>) -> Option<u128> {
     let mut total: u128 = 1;
     let mut n: u128 = 0;
-    for &c in multiplicities {
+    for c in multiplicities {
         // Multiply by binomial(n + c, c), one factor at a time: each partial product is an
         // integer (a product of consecutive binomials).
         for i in 1..=u128::from(c) {
@@ -58,7 +58,7 @@ impl Arrangements {
                 _ => counts.push((c, 1)),
             }
         }
-        let total = multinomial(&counts.iter().map(|&(_, n)| n).collect::<Vec<_>>());
+        let total = multinomial(counts.iter().map(|&(_, n)| n));
         Arrangements { counts, len: sorted.len(), total }
     }
 
@@ -83,7 +83,7 @@ impl Arrangements {
         if self.len % 2 == 1 || self.counts.iter().any(|&(_, n)| n % 2 == 1) {
             return Some(0);
         }
-        multinomial(&self.counts.iter().map(|&(_, n)| n / 2).collect::<Vec<_>>())
+        multinomial(self.counts.iter().map(|&(_, n)| n / 2))
     }
 
     /// The number of classes {A, B} = {B, A} of deals under the swap of the two halves, for

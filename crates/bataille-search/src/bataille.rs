@@ -24,7 +24,7 @@ use bataille_engine::{
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::arrangement::{Arrangements, next_arrangement};
+use crate::arrangement::{Arrangements, multinomial, next_arrangement};
 use crate::game::{Alignment, CycleInfo, DealGame, DealOutcome, DealRecord};
 
 /// How games with a random method are played (REFERENCE.md section 2).
@@ -278,20 +278,8 @@ impl DealGame for Bataille {
 /// The number of arrangements of the sorted `cards` (a multinomial coefficient), or 0 when it
 /// does not fit in 64 bits (then nothing is skipped).
 fn arrangement_count(cards: &[u8]) -> u64 {
-    // Built as a product of binomial coefficients, one run of equal values at a time:
-    // C(n, k) for the cards placed so far, each step exact in 128 bits.
-    let mut count: u128 = 1;
-    let mut placed: u128 = 0;
-    for run in cards.chunk_by(|x, y| x == y) {
-        for k in 1..=run.len() as u128 {
-            placed += 1;
-            count = count * placed / k;
-            if count > u128::from(u64::MAX) {
-                return 0;
-            }
-        }
-    }
-    count as u64
+    let runs = cards.chunk_by(|x, y| x == y).map(|run| run.len() as u32);
+    multinomial(runs).and_then(|n| u64::try_from(n).ok()).unwrap_or(0)
 }
 
 #[cfg(test)]
