@@ -7,7 +7,7 @@
 # Usage: scripts/record-hunts.sh [NAME...]   (no name: all of them, in order)
 # Times on the 2-core development machine: c4v5-* 34 and 44 min, c4v6-optimized 5 min,
 # c4v7-optimized 14 min, c4v8-optimized and c4v9-optimized about 20 min each, c4v10-optimized
-# 6 min (and 16 min for c4v10-optimized-random-2), c4v11-optimized 25 min, c4v12-optimized and
+# 6 min (and 16 min for c4v10-optimized-random-2), c4v11-optimized 26.5 min, c4v12-optimized and
 # c4v13-optimized 3 min each; c4v7-optimized-random-2 31 min, c4v7-optimized-random-3 36 min,
 # c4v10-optimized-random-3 39 min.
 # The runs are deterministic: rerunning one appends the same rows again (harmless: `bataille

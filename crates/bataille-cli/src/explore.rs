@@ -113,6 +113,12 @@ pub(crate) struct RunArgs {
     /// How many longest games to keep, by tricks and by cards.
     #[arg(long, default_value_t = 10)]
     top: usize,
+    /// Keep at most this many distinct cycles (default: all): those of smallest rank, a
+    /// uniform sample whose counts stay exact; the summary then estimates how many distinct
+    /// cycles there are. Bounds the memory, checkpoints and cycles.csv of runs that reach
+    /// millions of them.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    max_cycles: Option<u64>,
     /// Output directory (created if needed).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -432,7 +438,10 @@ pub(crate) fn run_search<G: DealGame>(
         None => Mode::Exhaustive,
     };
     let shard = args.shard.as_deref().map(parse_shard).transpose()?.unwrap_or(Shard::WHOLE);
-    let plan = Plan::new(game, mode, args.seed, args.top)?.keeping_loop_deals(loop_deals);
+    let max_cycles = args.max_cycles.map_or(0, |k| usize::try_from(k).unwrap_or(usize::MAX));
+    let plan = Plan::new(game, mode, args.seed, args.top)?
+        .keeping_loop_deals(loop_deals)
+        .keeping_cycles(max_cycles);
     let name = if loop_deals > 0 { "hunt" } else { "explore" };
     let resume = match (&args.checkpoint, args.resume) {
         (Some(path), true) => {
@@ -548,7 +557,8 @@ fn merge_game<G: DealGame>(
         state.key.top,
         state.key.unit_size,
     )?
-    .keeping_loop_deals(state.key.loop_deals);
+    .keeping_loop_deals(state.key.loop_deals)
+    .keeping_cycles(state.key.max_cycles);
     if plan.key() != &state.key {
         bail!("the state files do not describe a run of {}", state.key.game);
     }

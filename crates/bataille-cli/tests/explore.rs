@@ -181,10 +181,79 @@ fn bad_input_is_refused() {
         "--checkpoint",
     );
     check(&["merge", dir.to_str().unwrap(), "--out", out], "state.txt");
+    check(
+        &["explore", "-c", "4", "-v", "3", "--exhaustive", "--max-cycles", "0", "--out", out],
+        "--max-cycles",
+    );
     let ckpt = dir.join("no-such-dir").join("x.ckpt");
     let ckpt = ckpt.to_str().unwrap();
     check(
         &["explore", "-c", "2", "-v", "2", "--exhaustive", "--checkpoint", ckpt, "--out", out],
         "does not exist",
     );
+}
+
+fn summary_value(dir: &Path, key: &str) -> String {
+    let text = fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let line = text.lines().find(|l| l.starts_with(&format!("{key},"))).unwrap_or_default();
+    line.split_once(',').map(|(_, v)| v.to_string()).unwrap_or_default()
+}
+
+#[test]
+fn max_cycles_keeps_a_sample_and_estimates_the_rest() {
+    let dir = scratch("max-cycles");
+    let common = ["-c", "1", "-v", "9", "--random", "40000", "--seed", "5"];
+    let all = dir.join("all");
+    let mut a = vec!["explore", "--out", all.to_str().unwrap()];
+    a.extend(common);
+    run_ok(&a);
+    let distinct: usize = summary_value(&all, "distinct_cycles").parse().unwrap();
+    assert!(distinct > 8, "the test needs more distinct cycles: {distinct}");
+    let capped = dir.join("capped");
+    let mut a = vec!["explore", "--max-cycles", "4", "--out", capped.to_str().unwrap()];
+    a.extend(common);
+    let o = run_ok(&a);
+    assert!(o.contains("distinct cycles (estimated; the 4 of smallest rank are kept"), "{o}");
+    assert_eq!(summary_value(&capped, "cycles"), summary_value(&all, "cycles"));
+    assert_eq!(summary_value(&capped, "distinct_cycles"), "");
+    assert_eq!(summary_value(&capped, "cycles_kept"), "4");
+    assert_eq!(summary_value(&capped, "cycles_dropped"), "true");
+    let estimate: f64 = summary_value(&capped, "distinct_cycles_estimate").parse().unwrap();
+    assert!(estimate > 0.0);
+    for key in ["shortest_tail_tricks", "shortest_tail_deal", "tricks_mean"] {
+        assert_eq!(summary_value(&capped, key), summary_value(&all, key), "{key}");
+    }
+    // The kept rows are rows of the full list, unchanged.
+    let full = fs::read_to_string(all.join("cycles.csv")).unwrap();
+    let kept = fs::read_to_string(capped.join("cycles.csv")).unwrap();
+    assert_eq!(kept.lines().count(), 5, "{kept}");
+    for row in kept.lines() {
+        assert!(full.lines().any(|l| l == row), "{row}");
+    }
+    // Shards merged, and a resume with another cap refused.
+    let parts: Vec<PathBuf> = (1..=2).map(|k| dir.join(format!("part{k}"))).collect();
+    for (k, p) in parts.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        let mut a =
+            vec!["explore", "--max-cycles", "4", "--shard", &shard, "--out", p.to_str().unwrap()];
+        a.extend(common);
+        run_ok(&a);
+    }
+    let merged = dir.join("merged");
+    let (p1, p2) = (parts[0].to_str().unwrap(), parts[1].to_str().unwrap());
+    run_ok(&["merge", p2, p1, "--out", merged.to_str().unwrap()]);
+    assert_same_results(&capped, &merged);
+    let ckpt = dir.join("run.ckpt");
+    let ckpt = ckpt.to_str().unwrap();
+    let out = dir.join("out");
+    let mut a = vec!["explore", "--out", out.to_str().unwrap(), "--checkpoint", ckpt];
+    a.extend(["--max-cycles", "4", "--max-units", "1"]);
+    a.extend(common);
+    assert_eq!(bataille(&a).status.code(), Some(130));
+    let mut a = vec!["explore", "--out", out.to_str().unwrap(), "--checkpoint", ckpt];
+    a.extend(["--resume", "--max-cycles", "5"]);
+    a.extend(common);
+    let o = bataille(&a);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("cycles kept (--max-cycles) is \"4\""), "{}", text(&o));
 }

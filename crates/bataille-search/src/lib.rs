@@ -39,7 +39,8 @@
 //! - [`bataille`]: bataille as a [`DealGame`] on the engine.
 //! - [`bmn`]: beggar-my-neighbour as a [`DealGame`] on the `bataille-bmn` engine.
 //! - [`stats`]: [`Stats`], the exact, mergeable aggregates (for a hunt, see
-//!   [`Plan::keeping_loop_deals`], also the deals reaching each loop).
+//!   [`Plan::keeping_loop_deals`], also the deals reaching each loop; with
+//!   [`Plan::keeping_cycles`], only a uniform sample of the distinct loops).
 //! - [`plan`]: [`Plan`], [`Mode`], [`Shard`], work units and their random streams, [`UnitSet`].
 //! - [`state`]: [`State`] and its checksummed text form (checkpoints, `state.txt`).
 //! - [`run`](mod@run): the parallel driver [`explore`] and the [`Progress`] callbacks.

@@ -93,12 +93,14 @@ pub struct RunKey {
     /// How many deals each loop keeps (0: none; `bataille hunt` keeps them, see
     /// [`crate::stats`]).
     pub loop_deals: usize,
+    /// How many distinct loops are kept (0: all; see [`crate::stats`]).
+    pub max_cycles: usize,
 }
 
 impl RunKey {
     /// Empty aggregates for this run.
     pub fn empty_stats(&self) -> Stats {
-        Stats::with_loop_deals(self.top, self.loop_deals)
+        Stats::with_loop_deals(self.top, self.loop_deals).keeping_cycles(self.max_cycles)
     }
 }
 
@@ -174,6 +176,7 @@ impl Plan {
             units: space.div_ceil(unit_size),
             top,
             loop_deals: 0,
+            max_cycles: 0,
         };
         Ok(Plan { key, space, deals })
     }
@@ -181,6 +184,13 @@ impl Plan {
     /// The same run, keeping for each loop the `cap` smallest deals that reach it (a hunt).
     pub fn keeping_loop_deals(mut self, cap: usize) -> Plan {
         self.key.loop_deals = cap;
+        self
+    }
+
+    /// The same run, keeping at most `max` distinct loops (0: all), those of smallest
+    /// [`crate::stats::cycle_rank`].
+    pub fn keeping_cycles(mut self, max: usize) -> Plan {
+        self.key.max_cycles = max;
         self
     }
 

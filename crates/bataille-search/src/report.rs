@@ -13,9 +13,13 @@
 //! `game`, `mode`, `seed`, `unit_size`, `units` (of the whole run), `units_done`, `complete`
 //! (`true`/`false`), `deals` (played), `deals_in_run` (the whole run: the closed formula for
 //! exhaustive runs), `finished`, `first_wins`, `second_wins`, `draws`, `cycles` (deals that loop),
-//! `capped`, `distinct_cycles`, then for `tricks` and `cards` of finished games: `_mean`, `_sd`,
+//! `capped`, `distinct_cycles` (empty when a `--max-cycles` cap dropped some), then for `tricks` and `cards` of finished games: `_mean`, `_sd`,
 //! `_ci95_low`, `_ci95_high` (mean ± 1.96 standard errors), `_min`, `_max`; then
-//! `shortest_tail_tricks`, `shortest_tail_deal`, `shortest_tail_cycle` (empty without loops).
+//! `shortest_tail_tricks`, `shortest_tail_deal`, `shortest_tail_cycle` (empty without loops;
+//! over every looping deal, whether its loop is kept or not). A run with a `--max-cycles` cap
+//! ends with `max_cycles`, `cycles_kept`, `cycles_dropped` (`true`/`false`) and
+//! `distinct_cycles_estimate` (when some were dropped: the number of distinct loops estimated
+//! from the kept ones, see [`crate::stats`]; relative standard error about 1/√`max_cycles`).
 //!
 //! `histograms.csv` — `measure,value,count`: for `measure` = `tricks` then `cards`, the number of
 //! finished games with each value (values with a zero count omitted).
@@ -25,7 +29,8 @@
 //! `first`, `second` or `draw`.
 //!
 //! `cycles.csv` — `cycle_id,period_tricks,period_cards,deals,example_deal,shortest_tail_tricks,
-//! shortest_tail_deal,aligned,aligned_position`: one row per distinct loop, most reached first
+//! shortest_tail_deal,aligned,aligned_position`: one row per distinct loop kept (every loop
+//! unless `--max-cycles` caps them: then those of smallest rank, a uniform sample), most reached first
 //! (then by id). `example_deal` is the smallest deal reaching it; `aligned` is `yes`, `no` or
 //! `n/a` (see [`crate::bataille`] for the definition); `aligned_position` the aligned position
 //! on the loop when there is one.
@@ -74,7 +79,8 @@ pub fn summary_rows<G: DealGame>(
     put("draws", s.draws.to_string());
     put("cycles", s.cycles.to_string());
     put("capped", s.capped.to_string());
-    put("distinct_cycles", s.loops.len().to_string());
+    let distinct = if s.cycles_dropped { String::new() } else { s.loops.len().to_string() };
+    put("distinct_cycles", distinct);
     for (name, m, h) in
         [("tricks", &s.tricks, &s.tricks_histogram), ("cards", &s.cards, &s.cards_histogram)]
     {
@@ -100,6 +106,13 @@ pub fn summary_rows<G: DealGame>(
         put("loop_deals_cap", s.loop_deals.to_string());
         put("loop_deals_kept", s.loops.values().map(|l| l.kept.len()).sum::<usize>().to_string());
         put("loop_deals_truncated", s.loop_deals_truncated().to_string());
+    }
+    if s.max_cycles > 0 {
+        put("max_cycles", s.max_cycles.to_string());
+        put("cycles_kept", s.loops.len().to_string());
+        put("cycles_dropped", s.cycles_dropped.to_string());
+        let estimate = if s.cycles_dropped { s.distinct_cycles_estimate() } else { None };
+        put("distinct_cycles_estimate", estimate.map(|e| format!("{e:.0}")).unwrap_or_default());
     }
     rows
 }
@@ -291,13 +304,19 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
         s.second_wins,
         s.draws
     );
-    let _ = writeln!(
-        t,
-        "loops:     {}{}, {} distinct cycles",
-        s.cycles,
-        pct(s.cycles, s.deals),
-        s.loops.len()
-    );
+    let distinct = if !s.cycles_dropped {
+        format!("{} distinct cycles", s.loops.len())
+    } else {
+        let k = s.max_cycles;
+        match s.distinct_cycles_estimate() {
+            Some(e) => format!(
+                "about {e:.0} distinct cycles (estimated; the {k} of smallest rank are kept, \
+                 --max-cycles)"
+            ),
+            None => format!("more than {k} distinct cycles (the {k} of smallest rank are kept)"),
+        }
+    };
+    let _ = writeln!(t, "loops:     {}{}, {distinct}", s.cycles, pct(s.cycles, s.deals));
     if s.capped > 0 {
         let _ = writeln!(t, "capped:    {}", s.capped);
     }
@@ -338,7 +357,8 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
         let _ = writeln!(t, "looping deals kept: {kept}{cut}");
     }
     if !cycles.is_empty() {
-        let _ = writeln!(t, "aligned cycles: {aligned} of {}", cycles.len());
+        let kept = if s.cycles_dropped { " kept" } else { "" };
+        let _ = writeln!(t, "aligned cycles: {aligned} of {}{kept}", cycles.len());
         for c in cycles.iter().take(5) {
             let _ = writeln!(
                 t,

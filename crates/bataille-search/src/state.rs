@@ -15,6 +15,7 @@
 //! units 2
 //! top 10
 //! loop-deals <cap>
+//! max-cycles <cap>
 //! stride 1
 //! done 0 0-2
 //! counts <deals> <first> <second> <draws> <cycles> <capped>
@@ -24,6 +25,8 @@
 //! histogram cards <value>:<count> ...
 //! record tricks <tricks> <cards> <finish> <deal>
 //! record cards <tricks> <cards> <finish> <deal>
+//! cycles-dropped
+//! shortest-tail <tail tricks> <loop id> <deal>
 //! loop <id> <period tricks> <period cards> <deals> <example deal> <shortest tail> <its deal>
 //! truncated
 //! kept <tail tricks> <deal>
@@ -34,7 +37,11 @@
 //! `truncated` and `kept` lines appear only in hunts (runs that keep looping deals, see
 //! [`crate::stats`]): `loop-deals` gives the per-loop cap, and each `loop` line is followed by
 //! `truncated` when its list hit the cap, then by one `kept` line per deal kept, in increasing
-//! deal order. A plain exploration writes exactly the lines it wrote before hunts existed.
+//! deal order. The `max-cycles`, `cycles-dropped` and `shortest-tail` lines appear only in runs
+//! that cap the number of distinct loops kept: `cycles-dropped` when some loop was dropped,
+//! `shortest-tail` (the shortest over every looping deal, which the kept loops may not hold)
+//! when a deal looped. A plain exploration writes exactly the lines it wrote before hunts
+//! existed.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -122,7 +129,11 @@ impl State {
             ("units", self.key.units.to_string(), key.units.to_string()),
             ("top", self.key.top.to_string(), key.top.to_string()),
             ("loop deals kept", self.key.loop_deals.to_string(), key.loop_deals.to_string()),
+            ("cycles kept (--max-cycles)", cap(self.key.max_cycles), cap(key.max_cycles)),
         ];
+        fn cap(max: usize) -> String {
+            if max == 0 { "all".to_string() } else { max.to_string() }
+        }
         for (name, saved, asked) in fields {
             if saved != asked {
                 return Err(StateError::Mismatch(format!(
@@ -180,6 +191,9 @@ impl State {
         if k.loop_deals > 0 {
             let _ = writeln!(s, "loop-deals {}", k.loop_deals);
         }
+        if k.max_cycles > 0 {
+            let _ = writeln!(s, "max-cycles {}", k.max_cycles);
+        }
         let _ = writeln!(s, "stride {}", self.done.stride());
         for (class, iv) in self.done.classes() {
             let _ = write!(s, "done {class}");
@@ -214,6 +228,14 @@ impl State {
                     r.finish.name(),
                     deal_str(&r.deal)
                 );
+            }
+        }
+        if k.max_cycles > 0 {
+            if st.cycles_dropped {
+                let _ = writeln!(s, "cycles-dropped");
+            }
+            if let Some((tail, deal, id)) = st.shortest_tail() {
+                let _ = writeln!(s, "shortest-tail {tail} {id:016x} {}", deal_str(deal));
             }
         }
         for (id, l) in &st.loops {
@@ -329,6 +351,16 @@ impl<'a> Parser<'a> {
             },
             None => 0,
         };
+        let max_cycles = match self.optional("max-cycles")? {
+            Some((i, f)) => match f[..] {
+                [x] => match num::<usize>(i, x)? {
+                    0 => return Err(Parser::err(i, "max-cycles 0")),
+                    x => x,
+                },
+                _ => return Err(Parser::err(i, "expected one number after \"max-cycles\"")),
+            },
+            None => 0,
+        };
         let stride = self.single("stride")?;
         if stride == 0 {
             return Err(Parser::err(0, "stride 0"));
@@ -353,7 +385,7 @@ impl<'a> Parser<'a> {
         if done.len() > units {
             return Err(Parser::err(0, "more units done than the run has"));
         }
-        let mut stats = Stats::with_loop_deals(top, loop_deals);
+        let mut stats = Stats::with_loop_deals(top, loop_deals).keeping_cycles(max_cycles);
         let (i, f) = self.line("counts")?;
         let c: Vec<u64> = f.iter().map(|x| num(i, x)).collect::<Result<_, _>>()?;
         let [deals, first, second, draws, cycles, capped] = c[..] else {
@@ -384,6 +416,20 @@ impl<'a> Parser<'a> {
                 return Err(Parser::err(0, "more records than kept"));
             }
             stats.set_records(measure, records);
+        }
+        let mut shortest = None;
+        if max_cycles > 0 {
+            stats.cycles_dropped = self.optional("cycles-dropped")?.is_some();
+            if let Some((i, f)) = self.optional("shortest-tail")? {
+                let [tail, id, deal] = f[..] else {
+                    return Err(Parser::err(i, "expected 3 shortest-tail fields"));
+                };
+                let id = u64::from_str_radix(id, 16).map_err(|_| Parser::err(i, "bad loop id"))?;
+                shortest = Some((num(i, tail)?, cards(i, deal)?, id));
+            }
+            if shortest.is_some() != (stats.cycles > 0) {
+                return Err(Parser::err(0, "a shortest tail is given iff a deal loops"));
+            }
         }
         while let Some((i, f)) = self.optional("loop")? {
             let [id, pt, pc, d, ex, tail, tail_deal] = f[..] else {
@@ -418,7 +464,15 @@ impl<'a> Parser<'a> {
         if let Some((i, l)) = self.lines.next() {
             return Err(Parser::err(i, format!("unexpected line {l:?}")));
         }
-        let key = RunKey { game, mode, seed, unit_size, units, top, loop_deals };
+        if max_cycles > 0 && stats.loops.len() > max_cycles {
+            return Err(Parser::err(0, "more loops than max-cycles keeps"));
+        }
+        if stats.loops.values().map(|l| l.deals).sum::<u64>() > stats.cycles {
+            return Err(Parser::err(0, "the loops have more deals than the looping deals counted"));
+        }
+        stats.set_ranks();
+        stats.set_shortest_tail(shortest);
+        let key = RunKey { game, mode, seed, unit_size, units, top, loop_deals, max_cycles };
         Ok(State { key, done, stats })
     }
 

@@ -13,6 +13,16 @@
 //! exactly; a loop whose list hit the cap says so ([`LoopStats::truncated`]: it is reached by
 //! more deals than it keeps). In a random run a deal drawn twice is kept once but counted twice
 //! in [`LoopStats::deals`].
+//!
+//! **Capped cycle lists.** A run that reaches millions of distinct loops (C=4 V=7 optimized
+//! reaches one every few thousand deals) can keep only `max_cycles` of them
+//! ([`Stats::keeping_cycles`]; 0, the default, keeps all): those with the smallest
+//! [`cycle_rank`], a bijective mix of the canonical id. The *k* smallest of a set merge
+//! exactly, so a loop kept at the end was never dropped by any part: its count, example and
+//! shortest tail are exact. Since the ids are hashes, the kept loops are a uniform sample of
+//! the distinct loops, and the rank of the last one kept estimates how many there are
+//! ([`Stats::distinct_cycles_estimate`]). The counts of looping deals and the shortest tail
+//! over all of them ([`Stats::shortest_tail`]) stay exact.
 
 use std::collections::BTreeMap;
 
@@ -329,6 +339,25 @@ pub struct Stats {
     pub loops: BTreeMap<u64, LoopStats>,
     /// How many deals each loop keeps in [`LoopStats::kept`] (0: none).
     pub loop_deals: usize,
+    /// How many distinct loops [`Stats::loops`] keeps (0: all), those of smallest
+    /// [`cycle_rank`].
+    pub max_cycles: usize,
+    /// Whether some distinct loop was dropped (or never kept) for the `max_cycles` cap.
+    pub cycles_dropped: bool,
+    /// The ranks of the loops kept, with their ids (only with a `max_cycles` cap).
+    ranks: BTreeMap<u64, u64>,
+    /// The looping deal with the shortest tail, smallest deal on ties, over every looping
+    /// deal (kept loop or not): (tail tricks, deal, loop id).
+    shortest: Option<(u64, Vec<u8>, u64)>,
+}
+
+/// The order in which a `max_cycles` cap keeps loops: the canonical id through the
+/// SplitMix64 finaliser, a bijection of `u64` that spreads any set of ids uniformly.
+pub fn cycle_rank(id: u64) -> u64 {
+    let mut z = id;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 impl Stats {
@@ -355,7 +384,19 @@ impl Stats {
             longest_by_cards: TopK::new(Measure::Cards, top),
             loops: BTreeMap::new(),
             loop_deals,
+            max_cycles: 0,
+            cycles_dropped: false,
+            ranks: BTreeMap::new(),
+            shortest: None,
         }
+    }
+
+    /// The same aggregates keeping at most `max_cycles` distinct loops (0: all). Call it on
+    /// empty aggregates.
+    pub fn keeping_cycles(mut self, max_cycles: usize) -> Stats {
+        debug_assert!(self.loops.is_empty(), "set the cap before adding deals");
+        self.max_cycles = max_cycles;
+        self
     }
 
     /// How many longest games are kept.
@@ -405,6 +446,15 @@ impl Stats {
     #[cold]
     fn add_cycle(&mut self, c: &CycleInfo, deal: &[u8]) {
         self.cycles += 1;
+        self.offer_shortest(c.tail_tricks, deal, c.id);
+        if self.max_cycles > 0
+            && self.loops.len() >= self.max_cycles
+            && !self.loops.contains_key(&c.id)
+            && self.ranks.last_key_value().is_some_and(|(&worst, _)| cycle_rank(c.id) > worst)
+        {
+            self.cycles_dropped = true;
+            return;
+        }
         let mut kept = BTreeMap::new();
         if self.loop_deals > 0 {
             kept.insert(deal.to_vec(), c.tail_tricks);
@@ -421,10 +471,45 @@ impl Stats {
         };
         match self.loops.get_mut(&c.id) {
             Some(l) => l.merge(&one, self.loop_deals),
-            None => {
-                self.loops.insert(c.id, one);
+            None => self.insert_loop(c.id, one),
+        }
+    }
+
+    fn offer_shortest(&mut self, tail: u64, deal: &[u8], id: u64) {
+        if self.shortest.as_ref().is_none_or(|(t, d, _)| (tail, deal) < (*t, d.as_slice())) {
+            self.shortest = Some((tail, deal.to_vec(), id));
+        }
+    }
+
+    /// Adds a loop not yet kept, then applies the `max_cycles` cap.
+    fn insert_loop(&mut self, id: u64, l: LoopStats) {
+        self.loops.insert(id, l);
+        if self.max_cycles > 0 {
+            self.ranks.insert(cycle_rank(id), id);
+            while self.loops.len() > self.max_cycles {
+                let (_, worst) = self.ranks.pop_last().expect("one rank per kept loop");
+                self.loops.remove(&worst);
+                self.cycles_dropped = true;
             }
         }
+    }
+
+    /// How many distinct loops the deals reach: exact (`Some(n as f64)`) unless the
+    /// `max_cycles` cap dropped some, then estimated from the rank of the last loop kept
+    /// (the "k minimum values" estimator, (k - 1) / U₍ₖ₎, relative standard error about
+    /// 1/√(k - 2)); `None` if the cap is below 3.
+    pub fn distinct_cycles_estimate(&self) -> Option<f64> {
+        if !self.cycles_dropped {
+            return Some(self.loops.len() as f64);
+        }
+        let k = self.ranks.len();
+        let (&worst, _) = self.ranks.last_key_value()?;
+        if k < 3 {
+            return None;
+        }
+        // U₍ₖ₎: the k-th smallest rank as a fraction of the whole range, in (0, 1].
+        let u = (worst as f64 + 1.0) / 2f64.powi(64);
+        Some((k - 1) as f64 / u)
     }
 
     /// Whether some loop reached by more distinct deals than the cap dropped some of them.
@@ -435,6 +520,7 @@ impl Stats {
     /// Adds every deal counted in `o` (kept with the same `loop_deals` cap).
     pub fn merge(&mut self, o: &Stats) {
         debug_assert_eq!(self.loop_deals, o.loop_deals, "merging runs with different caps");
+        debug_assert_eq!(self.max_cycles, o.max_cycles, "merging runs with different caps");
         self.deals += o.deals;
         self.first_wins += o.first_wins;
         self.second_wins += o.second_wins;
@@ -447,22 +533,40 @@ impl Stats {
         self.cards_histogram.merge(&o.cards_histogram);
         self.longest_by_tricks.merge(&o.longest_by_tricks);
         self.longest_by_cards.merge(&o.longest_by_cards);
+        self.cycles_dropped |= o.cycles_dropped;
+        if let Some((tail, deal, id)) = &o.shortest {
+            self.offer_shortest(*tail, deal, *id);
+        }
         for (id, l) in &o.loops {
             match self.loops.get_mut(id) {
                 Some(mine) => mine.merge(l, self.loop_deals),
-                None => {
-                    self.loops.insert(*id, l.clone());
-                }
+                None => self.insert_loop(*id, l.clone()),
             }
         }
     }
 
-    /// The loop with the shortest tail: (tail tricks, deal, loop id), smallest deal on ties.
+    /// The looping deal with the shortest tail: (tail tricks, deal, loop id), smallest deal
+    /// on ties. Over every looping deal, also those of loops dropped by a `max_cycles` cap.
     pub fn shortest_tail(&self) -> Option<(u64, &[u8], u64)> {
-        self.loops
-            .iter()
-            .map(|(&id, l)| (l.shortest_tail, l.shortest_tail_deal.as_slice(), id))
-            .min_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)))
+        self.shortest.as_ref().map(|(t, d, id)| (*t, d.as_slice(), *id))
+    }
+
+    /// Restores the shortest tail (decoding a saved state): given for a capped run, else
+    /// found among the loops.
+    pub(crate) fn set_shortest_tail(&mut self, given: Option<(u64, Vec<u8>, u64)>) {
+        self.shortest = given.or_else(|| {
+            self.loops
+                .iter()
+                .map(|(&id, l)| (l.shortest_tail, l.shortest_tail_deal.clone(), id))
+                .min_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)))
+        });
+    }
+
+    /// Restores the ranks of the kept loops (decoding a saved state).
+    pub(crate) fn set_ranks(&mut self) {
+        if self.max_cycles > 0 {
+            self.ranks = self.loops.keys().map(|&id| (cycle_rank(id), id)).collect();
+        }
     }
 
     /// Restores a list of longest games (decoding a saved state).
@@ -510,47 +614,112 @@ mod tests {
         assert!((m.sd().unwrap() - (32.0f64 / 7.0).sqrt()).abs() < 1e-12);
     }
 
+    /// A deal of the property tests: (tricks, kind, a, b); kind 4 loops, into loop `a % 6`.
+    fn synthetic(&(t, kind, a, b): &(u64, u64, u8, u8)) -> (DealRecord, Vec<u8>) {
+        let outcome = match kind {
+            0 => DealOutcome::FirstWins,
+            1 => DealOutcome::SecondWins,
+            2 => DealOutcome::Draw,
+            3 => DealOutcome::Capped,
+            _ => DealOutcome::Cycle(CycleInfo {
+                id: u64::from(a % 6).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                tail_tricks: u64::from(b),
+                tail_cards: u64::from(b),
+                period_tricks: 7,
+                period_cards: 8,
+            }),
+        };
+        (DealRecord { outcome, tricks: t, cards: t + u64::from(a) }, vec![a, b])
+    }
+
+    fn fold<'a>(empty: &Stats, deals: impl Iterator<Item = &'a (u64, u64, u8, u8)>) -> Stats {
+        let mut s = empty.clone();
+        for d in deals {
+            let (r, deal) = synthetic(d);
+            s.add(&r, &deal);
+        }
+        s
+    }
+
     proptest! {
         /// Splitting the deals in any way and merging gives the same aggregates (the kept
-        /// looping deals included, with a cap small enough to cut some lists).
+        /// looping deals included, with caps small enough to cut some lists and drop some
+        /// loops).
         #[test]
         fn merge_is_order_independent(
-            deals in proptest::collection::vec((0u64..70_000, 0u64..5, 0u8..6, 0u8..4), 0..60),
+            deals in proptest::collection::vec((0u64..70_000, 0u64..5, 0u8..12, 0u8..4), 0..60),
             cut in 0usize..60,
+            max_cycles in 0usize..4,
         ) {
-            let rec = |&(t, kind, a, b): &(u64, u64, u8, u8)| {
-                let outcome = match kind {
-                    0 => DealOutcome::FirstWins,
-                    1 => DealOutcome::SecondWins,
-                    2 => DealOutcome::Draw,
-                    3 => DealOutcome::Capped,
-                    _ => DealOutcome::Cycle(CycleInfo {
-                        id: u64::from(a % 3),
-                        tail_tricks: u64::from(b),
-                        tail_cards: u64::from(b),
-                        period_tricks: 7,
-                        period_cards: 8,
-                    }),
-                };
-                (DealRecord { outcome, tricks: t, cards: t + u64::from(a) }, vec![a, b])
-            };
-            let mut whole = Stats::with_loop_deals(3, 2);
-            for d in &deals {
-                let (r, deal) = rec(d);
-                whole.add(&r, &deal);
-            }
+            let empty = Stats::with_loop_deals(3, 2).keeping_cycles(max_cycles);
+            let whole = fold(&empty, deals.iter());
             let cut = cut.min(deals.len());
-            let (mut x, mut y) = (Stats::with_loop_deals(3, 2), Stats::with_loop_deals(3, 2));
-            for d in deals[..cut].iter().rev() {
-                let (r, deal) = rec(d);
-                x.add(&r, &deal);
-            }
-            for d in &deals[cut..] {
-                let (r, deal) = rec(d);
-                y.add(&r, &deal);
-            }
+            let x = fold(&empty, deals[..cut].iter().rev());
+            let mut y = fold(&empty, deals[cut..].iter());
             y.merge(&x);
             prop_assert_eq!(y, whole);
         }
+
+        /// A `max_cycles` cap keeps exactly the loops of smallest rank, each with the counts
+        /// it has without the cap; the other counts and the shortest tail are unchanged.
+        #[test]
+        fn cycle_cap_keeps_the_smallest_ranks_exactly(
+            deals in proptest::collection::vec((0u64..70_000, 4u64..6, 0u8..12, 0u8..4), 0..60),
+            max_cycles in 1usize..5,
+        ) {
+            let all = fold(&Stats::with_loop_deals(3, 2), deals.iter());
+            let capped = fold(&Stats::with_loop_deals(3, 2).keeping_cycles(max_cycles), deals.iter());
+            let mut ranked: Vec<u64> = all.loops.keys().copied().collect();
+            ranked.sort_by_key(|&id| cycle_rank(id));
+            ranked.truncate(max_cycles);
+            let expected: BTreeMap<u64, LoopStats> =
+                ranked.iter().map(|id| (*id, all.loops[id].clone())).collect();
+            prop_assert_eq!(&capped.loops, &expected);
+            prop_assert_eq!(capped.cycles_dropped, all.loops.len() > max_cycles);
+            prop_assert_eq!(capped.cycles, all.cycles);
+            prop_assert_eq!(capped.shortest_tail(), all.shortest_tail());
+            prop_assert_eq!(&capped.longest_by_tricks, &all.longest_by_tricks);
+        }
+    }
+
+    /// The estimate of the number of distinct loops from the kept ranks: within three relative
+    /// standard errors (1/√(k - 2)) of the truth for several sizes, exact when nothing is
+    /// dropped.
+    #[test]
+    fn distinct_cycles_estimate() {
+        let looping = |id: u64| DealRecord {
+            outcome: DealOutcome::Cycle(CycleInfo {
+                id,
+                tail_tricks: 1,
+                tail_cards: 1,
+                period_tricks: 2,
+                period_cards: 2,
+            }),
+            tricks: 0,
+            cards: 0,
+        };
+        let k = 400;
+        for n in [300u64, 5_000, 60_000] {
+            let mut s = Stats::new(1).keeping_cycles(k);
+            // Ids as the engine makes them: FNV-1a hashes of distinct positions.
+            for i in 0..n {
+                s.add(&looping(crate::state::fnv1a(&i.to_le_bytes())), &[1, 2]);
+            }
+            let e = s.distinct_cycles_estimate().unwrap();
+            if n <= k as u64 {
+                assert!(!s.cycles_dropped);
+                assert_eq!(e, n as f64);
+            } else {
+                assert!(s.cycles_dropped);
+                assert_eq!(s.loops.len(), k);
+                let se = 1.0 / ((k - 2) as f64).sqrt();
+                assert!((e / n as f64 - 1.0).abs() < 3.0 * se, "n {n}: estimate {e}");
+            }
+        }
+        let mut tiny = Stats::new(1).keeping_cycles(2);
+        for id in 0..10 {
+            tiny.add(&looping(id), &[1, 2]);
+        }
+        assert_eq!(tiny.distinct_cycles_estimate(), None);
     }
 }

@@ -404,3 +404,79 @@ fn hunt_resumed_and_sharded_equal_the_whole_run() {
         assert!(err.contains("loop deals kept"), "{err}");
     }
 }
+
+#[test]
+fn cycle_cap_is_exact_for_what_it_keeps_whatever_the_split() {
+    for (c, v, mode) in [(1, 9, Mode::Random { deals: 30_000 }), (1, 7, Mode::Exhaustive)] {
+        let game = bataille(c, v, Methods::both(Method::Natural));
+        let all = Plan::with_unit_size(&game, mode, 3, 3, 97).unwrap();
+        let all = run(&game, &all, Shard::WHOLE, None, &opts(2)).state.stats;
+        let cap = all.loops.len() / 3;
+        assert!(cap >= 3, "{mode}: the test needs more loops ({})", all.loops.len());
+        let plan = Plan::with_unit_size(&game, mode, 3, 3, 97).unwrap().keeping_cycles(cap);
+        let whole = run(&game, &plan, Shard::WHOLE, None, &opts(2)).state;
+        // The loops of smallest rank, exactly as the uncapped run counts them.
+        let mut ranked: Vec<u64> = all.loops.keys().copied().collect();
+        ranked.sort_by_key(|&id| crate::stats::cycle_rank(id));
+        let expected: BTreeMap<u64, _> =
+            ranked[..cap].iter().map(|id| (*id, all.loops[id].clone())).collect();
+        let s = &whole.stats;
+        assert_eq!(s.loops, expected, "{mode}");
+        assert!(s.cycles_dropped);
+        assert_eq!((s.cycles, s.deals, &s.tricks), (all.cycles, all.deals, &all.tricks));
+        assert_eq!(s.shortest_tail(), all.shortest_tail());
+        let e = s.distinct_cycles_estimate().unwrap();
+        assert!(e > 0.0 && e.is_finite());
+        // Same bytes whatever the threads, through the text form, resumed, and sharded.
+        let text = whole.encode();
+        assert!(text.contains("\nmax-cycles ") && text.contains("\ncycles-dropped\n"));
+        assert_eq!(State::decode(&text).unwrap(), whole);
+        assert_eq!(encode_all(&game, &plan, 1), text, "{mode}");
+        assert_eq!(explore_sequential(&game, &plan).encode(), text, "{mode}");
+        let mut saved: Option<String> = None;
+        loop {
+            let resume = saved.as_deref().map(|t| State::decode(t).unwrap());
+            let o = Options { threads: 2, max_units: Some(60), ..Options::default() };
+            let ended = run(&game, &plan, Shard::WHOLE, resume, &o);
+            saved = Some(ended.state.encode());
+            if !ended.interrupted {
+                break;
+            }
+        }
+        assert_eq!(saved.unwrap(), text, "{mode}");
+        let parts: Vec<State> = (1..=3)
+            .rev()
+            .map(|k| run(&game, &plan, Shard::new(k, 3).unwrap(), None, &opts(1)).state)
+            .collect();
+        assert_eq!(State::merge(&parts).unwrap().encode(), text, "{mode}");
+        // A capped checkpoint resumes neither an uncapped run nor another cap.
+        for other in [0, cap + 1] {
+            let p = Plan::with_unit_size(&game, mode, 3, 3, 97).unwrap().keeping_cycles(other);
+            let err = whole.check_resumable(p.key(), Shard::WHOLE).unwrap_err().to_string();
+            assert!(err.contains("--max-cycles"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn capped_states_with_impossible_content_are_refused() {
+    let game = bataille(1, 9, Methods::both(Method::Natural));
+    let plan = Plan::with_unit_size(&game, Mode::Random { deals: 5000 }, 1, 3, 97)
+        .unwrap()
+        .keeping_cycles(2);
+    let text = run(&game, &plan, Shard::WHOLE, None, &opts(1)).state.encode();
+    let reseal = |t: &str| {
+        let body = &t[..t.rfind("checksum ").unwrap()];
+        format!("{body}checksum {:016x}\n", crate::state::fnv1a(body.as_bytes()))
+    };
+    assert!(State::decode(&reseal(&text)).is_ok());
+    // More loops than the cap; no shortest tail although deals loop; a cap of 0.
+    let err = State::decode(&reseal(&text.replace("max-cycles 2", "max-cycles 1")));
+    assert!(err.unwrap_err().to_string().contains("more loops than max-cycles"));
+    let start = text.find("shortest-tail").unwrap();
+    let end = start + text[start..].find('\n').unwrap() + 1;
+    let cut = format!("{}{}", &text[..start], &text[end..]);
+    assert!(State::decode(&reseal(&cut)).unwrap_err().to_string().contains("shortest tail"));
+    let err = State::decode(&reseal(&text.replace("max-cycles 2", "max-cycles 0")));
+    assert!(err.unwrap_err().to_string().contains("max-cycles 0"));
+}
