@@ -9,7 +9,9 @@
 # c4v7-optimized 14 min, c4v8-optimized and c4v9-optimized about 20 min each, c4v10-optimized
 # 6 min (and 16 min for c4v10-optimized-random-2), c4v11-optimized 26.5 min, c4v12-optimized and
 # c4v13-optimized 3 min each; c4v7-optimized-random-2 31 min, c4v7-optimized-random-3 36 min,
-# c4v10-optimized-random-3 39 min.
+# c4v10-optimized-random-3 39 min; the natural samples c4vV-natural-sample (10^8 deals, seed
+# 100 + V, V = 6..10, 12, 13: a first look at the natural column) 1.5 to 3 min each beside
+# another run.
 # The runs are deterministic: rerunning one appends the same rows again (harmless: `bataille
 # verify` replays them and the records table keeps the best per cell). RECORDS=FILE appends
 # elsewhere. Build first: cargo build --release -p bataille-cli.
@@ -57,6 +59,11 @@ run() {
     c4v12-optimized-random) sample "$1" "-c 4 -v 12 -m optimized" 200000000 112 ;;
     c4v13-optimized-random) sample "$1" "-c 4 -v 13 -m optimized" 200000000 113 ;;
     c4v11-natural-random-1) sample "$1" "-c 4 -v 11" 10000000000 111 ;;
+    c4v[6-9]-natural-sample | c4v1[0-3]-natural-sample)
+        local v=${1#c4v}
+        v=${v%-natural-sample}
+        sample "$1" "-c 4 -v $v" 100000000 $((100 + v))
+        ;;
     c4v[6-9]-natural-random | c4v1[0-3]-natural-random)
         local v=${1#c4v}
         v=${v%-natural-random}
@@ -69,7 +76,9 @@ run() {
 ALL=(c4v12-optimized-random c4v13-optimized-random c4v10-optimized-random c4v10-optimized-random-2
     c4v6-optimized-random c4v7-optimized-random c4v11-optimized-random c4v8-optimized-random
     c4v9-optimized-random c4v5-natural-random c4v5-optimized-random c4v7-optimized-random-2
-    c4v10-optimized-random-3 c4v7-optimized-random-3)
+    c4v10-optimized-random-3 c4v7-optimized-random-3 c4v6-natural-sample c4v7-natural-sample
+    c4v8-natural-sample c4v9-natural-sample c4v10-natural-sample c4v12-natural-sample
+    c4v13-natural-sample)
 for name in "${@:-${ALL[@]}}"; do
     echo "== $name ($(date -u +%FT%TZ))"
     run "$name"
