@@ -467,7 +467,9 @@ impl<'a> Parser<'a> {
         if max_cycles > 0 && stats.loops.len() > max_cycles {
             return Err(Parser::err(0, "more loops than max-cycles keeps"));
         }
-        if stats.loops.values().map(|l| l.deals).sum::<u64>() > stats.cycles {
+        let loop_deals_total =
+            stats.loops.values().try_fold(0u64, |sum, l| sum.checked_add(l.deals));
+        if loop_deals_total.is_none_or(|n| n > stats.cycles) {
             return Err(Parser::err(0, "the loops have more deals than the looping deals counted"));
         }
         stats.set_ranks();
