@@ -5,7 +5,9 @@
 //! deals that reach it, up to `--keep` per loop (the smallest ones; `summary.csv` says
 //! `loop_deals_truncated,true` when a loop had more). They are written to `loops.csv`
 //! (`cycle_id,deal,tail_tricks`), next to `cycles.csv`, which flags the aligned loops and gives
-//! an aligned position of each (check it with `bataille aligned check`).
+//! an aligned position of each (check it with `bataille aligned check`). With `--max-cycles K`
+//! only the K loops of smallest rank are kept, with their deals: the deals of the other loops
+//! are counted but not listed.
 //!
 //! Only deterministic stacking methods are hunted: with the random method a repeated position
 //! does not make a loop (the next tricks may be stacked otherwise), so the command refuses it.

@@ -41,7 +41,8 @@
 //! an exhaustive run with swap reduction only the representative of each mirror pair (first
 //! hand ≤ second hand) is played and listed. A hunt's `summary.csv` ends with
 //! `loop_deals_cap`, `loop_deals_kept` and `loop_deals_truncated` (`true` when some loop is
-//! reached by more distinct deals than the cap: its list holds the smallest ones).
+//! reached by more distinct deals than the cap: its list holds the smallest ones; loops
+//! dropped by `--max-cycles` do not count, their deals are not kept).
 
 use std::fmt::Write as _;
 use std::io;
@@ -349,11 +350,14 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
     let aligned = cycles.iter().filter(|c| matches!(c.alignment, Alignment::Yes(_))).count();
     if s.loop_deals > 0 {
         let kept: usize = s.loops.values().map(|l| l.kept.len()).sum();
-        let cut = if s.loop_deals_truncated() {
+        let mut cut = if s.loop_deals_truncated() {
             format!(" (TRUNCATED: some loop has more than {} deals)", s.loop_deals)
         } else {
             String::new()
         };
+        if s.cycles_dropped {
+            cut.push_str(" (only those of the cycles kept by --max-cycles)");
+        }
         let _ = writeln!(t, "looping deals kept: {kept}{cut}");
     }
     if !cycles.is_empty() {

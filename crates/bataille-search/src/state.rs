@@ -47,7 +47,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::plan::{Mode, RunKey, Shard, UnitSet};
-use crate::stats::{Finish, Histogram, LoopStats, Measure, Moments, Record, Stats};
+use crate::stats::{Finish, Histogram, LoopStats, Measure, Moments, Record, Stats, cycle_rank};
 
 const MAGIC: &str = "bataille-search state 1";
 
@@ -87,6 +87,26 @@ pub enum StateError {
     Merge(String),
 }
 
+/// The first field in which two run keys differ: (what, first value, second value).
+fn key_difference(a: &RunKey, b: &RunKey) -> Option<(&'static str, String, String)> {
+    fn cap(max: usize) -> String {
+        if max == 0 { "all".to_string() } else { max.to_string() }
+    }
+    let fields = [
+        ("game", a.game.clone(), b.game.clone()),
+        ("mode", a.mode.to_string(), b.mode.to_string()),
+        ("seed", a.seed.to_string(), b.seed.to_string()),
+        ("unit size", a.unit_size.to_string(), b.unit_size.to_string()),
+        ("units", a.units.to_string(), b.units.to_string()),
+        ("top", a.top.to_string(), b.top.to_string()),
+        ("loop deals kept", a.loop_deals.to_string(), b.loop_deals.to_string()),
+        ("cycles kept (--max-cycles)", cap(a.max_cycles), cap(b.max_cycles)),
+    ];
+    let found = fields.into_iter().find(|(_, x, y)| x != y);
+    debug_assert_eq!(found.is_some(), a != b, "every field of the key is compared");
+    found
+}
+
 pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
@@ -121,25 +141,10 @@ impl State {
 
     /// Checks that this saved state can be resumed as `shard` of the run `key`.
     pub fn check_resumable(&self, key: &RunKey, shard: Shard) -> Result<(), StateError> {
-        let fields = [
-            ("game", self.key.game.clone(), key.game.clone()),
-            ("mode", self.key.mode.to_string(), key.mode.to_string()),
-            ("seed", self.key.seed.to_string(), key.seed.to_string()),
-            ("unit size", self.key.unit_size.to_string(), key.unit_size.to_string()),
-            ("units", self.key.units.to_string(), key.units.to_string()),
-            ("top", self.key.top.to_string(), key.top.to_string()),
-            ("loop deals kept", self.key.loop_deals.to_string(), key.loop_deals.to_string()),
-            ("cycles kept (--max-cycles)", cap(self.key.max_cycles), cap(key.max_cycles)),
-        ];
-        fn cap(max: usize) -> String {
-            if max == 0 { "all".to_string() } else { max.to_string() }
-        }
-        for (name, saved, asked) in fields {
-            if saved != asked {
-                return Err(StateError::Mismatch(format!(
-                    "{name} is {saved:?} in the checkpoint but {asked:?} on the command line"
-                )));
-            }
+        if let Some((name, saved, asked)) = key_difference(&self.key, key) {
+            return Err(StateError::Mismatch(format!(
+                "{name} is {saved:?} in the checkpoint but {asked:?} on the command line"
+            )));
         }
         match self.done.shard() {
             Some(s) if s == shard => Ok(()),
@@ -158,15 +163,9 @@ impl State {
         };
         let mut out = first.clone();
         for p in rest {
-            if p.key != first.key {
+            if let Some((name, a, b)) = key_difference(&first.key, &p.key) {
                 return Err(StateError::Merge(format!(
-                    "the parts are of different runs ({:?} {} seed {} and {:?} {} seed {})",
-                    first.key.game,
-                    first.key.mode,
-                    first.key.seed,
-                    p.key.game,
-                    p.key.mode,
-                    p.key.seed
+                    "the parts are of different runs: {name} is {a:?} in one and {b:?} in another"
                 )));
             }
             out.done = out.done.union(&p.done).map_err(StateError::Merge)?;
@@ -464,14 +463,7 @@ impl<'a> Parser<'a> {
         if let Some((i, l)) = self.lines.next() {
             return Err(Parser::err(i, format!("unexpected line {l:?}")));
         }
-        if max_cycles > 0 && stats.loops.len() > max_cycles {
-            return Err(Parser::err(0, "more loops than max-cycles keeps"));
-        }
-        let loop_deals_total =
-            stats.loops.values().try_fold(0u64, |sum, l| sum.checked_add(l.deals));
-        if loop_deals_total.is_none_or(|n| n > stats.cycles) {
-            return Err(Parser::err(0, "the loops have more deals than the looping deals counted"));
-        }
+        check_loops(&stats, shortest.as_ref())?;
         stats.set_ranks();
         stats.set_shortest_tail(shortest);
         let key = RunKey { game, mode, seed, unit_size, units, top, loop_deals, max_cycles };
@@ -509,6 +501,52 @@ impl<'a> Parser<'a> {
         }
         Ok(h)
     }
+}
+
+/// Checks that the loops read agree with the counts and the cap: every looping deal in its
+/// loop unless the cap dropped loops, exactly `max_cycles` loops then, and a shortest tail
+/// that is the least of the kept loops' or belongs to a dropped loop.
+fn check_loops(stats: &Stats, shortest: Option<&(u64, Vec<u8>, u64)>) -> Result<(), StateError> {
+    let bad = |what: &str| Err(Parser::err(0, what));
+    if stats.loops.values().any(|l| l.deals == 0) {
+        return bad("a loop reached by no deal");
+    }
+    let total = stats.loops.values().try_fold(0u64, |sum, l| sum.checked_add(l.deals));
+    let dropped = stats.cycles_dropped;
+    match total {
+        // A dropped loop had deals: they are counted but in no kept loop.
+        Some(n) if (n == stats.cycles && !dropped) || (n < stats.cycles && dropped) => {}
+        _ => return bad("the loops' deals do not add up to the looping deals counted"),
+    }
+    if stats.max_cycles == 0 {
+        return Ok(());
+    }
+    if stats.loops.len() > stats.max_cycles || (dropped && stats.loops.len() < stats.max_cycles) {
+        return bad("the number of loops does not fit max-cycles");
+    }
+    let least = stats
+        .loops
+        .iter()
+        .map(|(&id, l)| (l.shortest_tail, l.shortest_tail_deal.as_slice(), id))
+        .min_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    let Some((tail, deal, id)) = shortest.map(|(t, d, id)| (*t, d.as_slice(), *id)) else {
+        return Ok(()); // no deal loops (checked by the caller)
+    };
+    let worst_rank = stats.loops.keys().map(|&id| cycle_rank(id)).max();
+    let consistent = match stats.loops.get(&id) {
+        // A kept loop holds the shortest tail: it is the least of the loops'.
+        Some(_) => least == Some((tail, deal, id)),
+        // A dropped loop: it ranks after every kept one and is no longer than theirs.
+        None => {
+            dropped
+                && worst_rank.is_some_and(|w| cycle_rank(id) > w)
+                && least.is_none_or(|(t, d, _)| (tail, deal) < (t, d))
+        }
+    };
+    if !consistent {
+        return bad("the shortest tail does not agree with the loops");
+    }
+    Ok(())
 }
 
 fn num<T: std::str::FromStr>(line: usize, s: &str) -> Result<T, StateError> {

@@ -335,7 +335,8 @@ pub struct Stats {
     pub longest_by_tricks: TopK,
     /// The longest finished games by cards.
     pub longest_by_cards: TopK,
-    /// Every loop reached, by canonical id.
+    /// Every loop reached, by canonical id (with a `max_cycles` cap: those of smallest
+    /// [`cycle_rank`]).
     pub loops: BTreeMap<u64, LoopStats>,
     /// How many deals each loop keeps in [`LoopStats::kept`] (0: none).
     pub loop_deals: usize,
@@ -391,11 +392,13 @@ impl Stats {
         }
     }
 
-    /// The same aggregates keeping at most `max_cycles` distinct loops (0: all). Call it on
-    /// empty aggregates.
+    /// The same aggregates keeping at most `max_cycles` distinct loops (0: all), those of
+    /// smallest [`cycle_rank`]. Meant for empty aggregates: loops already kept beyond the cap
+    /// are dropped.
     pub fn keeping_cycles(mut self, max_cycles: usize) -> Stats {
-        debug_assert!(self.loops.is_empty(), "set the cap before adding deals");
         self.max_cycles = max_cycles;
+        self.set_ranks();
+        self.trim_loops();
         self
     }
 
@@ -486,11 +489,16 @@ impl Stats {
         self.loops.insert(id, l);
         if self.max_cycles > 0 {
             self.ranks.insert(cycle_rank(id), id);
-            while self.loops.len() > self.max_cycles {
-                let (_, worst) = self.ranks.pop_last().expect("one rank per kept loop");
-                self.loops.remove(&worst);
-                self.cycles_dropped = true;
-            }
+            self.trim_loops();
+        }
+    }
+
+    /// Drops the loops of largest rank beyond the `max_cycles` cap.
+    fn trim_loops(&mut self) {
+        while self.max_cycles > 0 && self.loops.len() > self.max_cycles {
+            let Some((_, worst)) = self.ranks.pop_last() else { break };
+            self.loops.remove(&worst);
+            self.cycles_dropped = true;
         }
     }
 
@@ -562,11 +570,13 @@ impl Stats {
         });
     }
 
-    /// Restores the ranks of the kept loops (decoding a saved state).
+    /// Restores the ranks of the kept loops (decoding a saved state, setting a cap).
     pub(crate) fn set_ranks(&mut self) {
-        if self.max_cycles > 0 {
-            self.ranks = self.loops.keys().map(|&id| (cycle_rank(id), id)).collect();
-        }
+        self.ranks = if self.max_cycles > 0 {
+            self.loops.keys().map(|&id| (cycle_rank(id), id)).collect()
+        } else {
+            BTreeMap::new()
+        };
     }
 
     /// Restores a list of longest games (decoding a saved state).

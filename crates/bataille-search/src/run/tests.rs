@@ -459,24 +459,45 @@ fn cycle_cap_is_exact_for_what_it_keeps_whatever_the_split() {
 }
 
 #[test]
-fn capped_states_with_impossible_content_are_refused() {
+fn capped_states_that_contradict_themselves_are_refused() {
     let game = bataille(1, 9, Methods::both(Method::Natural));
     let plan = Plan::with_unit_size(&game, Mode::Random { deals: 5000 }, 1, 3, 97)
         .unwrap()
-        .keeping_cycles(2);
-    let text = run(&game, &plan, Shard::WHOLE, None, &opts(1)).state.encode();
+        .keeping_cycles(3);
+    let state = run(&game, &plan, Shard::WHOLE, None, &opts(1)).state;
+    let text = state.encode();
+    assert!(text.contains("\ncycles-dropped\n"), "the test needs a dropped loop");
     let reseal = |t: &str| {
         let body = &t[..t.rfind("checksum ").unwrap()];
         format!("{body}checksum {:016x}\n", crate::state::fnv1a(body.as_bytes()))
     };
+    let refused = |t: String, needle: &str| {
+        let err = State::decode(&reseal(&t)).unwrap_err().to_string();
+        assert!(err.contains(needle), "{needle}: {err}");
+    };
     assert!(State::decode(&reseal(&text)).is_ok());
-    // More loops than the cap; no shortest tail although deals loop; a cap of 0.
-    let err = State::decode(&reseal(&text.replace("max-cycles 2", "max-cycles 1")));
-    assert!(err.unwrap_err().to_string().contains("more loops than max-cycles"));
-    let start = text.find("shortest-tail").unwrap();
-    let end = start + text[start..].find('\n').unwrap() + 1;
-    let cut = format!("{}{}", &text[..start], &text[end..]);
-    assert!(State::decode(&reseal(&cut)).unwrap_err().to_string().contains("shortest tail"));
-    let err = State::decode(&reseal(&text.replace("max-cycles 2", "max-cycles 0")));
-    assert!(err.unwrap_err().to_string().contains("max-cycles 0"));
+    // More loops than the cap, or dropped loops but fewer kept than the cap; a cap of 0.
+    refused(text.replace("max-cycles 3", "max-cycles 2"), "does not fit max-cycles");
+    refused(text.replace("max-cycles 3", "max-cycles 4"), "does not fit max-cycles");
+    refused(text.replace("max-cycles 3", "max-cycles 0"), "max-cycles 0");
+    // No loop dropped, yet the kept loops miss some looping deals.
+    refused(text.replace("\ncycles-dropped\n", "\n"), "do not add up");
+    // A shortest tail longer than a kept loop's, or a shorter one on a kept loop.
+    let line = text.lines().find(|l| l.starts_with("shortest-tail ")).unwrap();
+    let f: Vec<&str> = line.split(' ').collect();
+    let longer = format!("shortest-tail 999 {} {}", f[2], f[3]);
+    refused(text.replace(line, &longer), "shortest tail");
+    refused(text.replace(&format!("{line}\n"), ""), "shortest tail");
+    let (kept_id, _) = state.stats.loops.iter().next().unwrap();
+    let on_kept = format!("shortest-tail 0 {kept_id:016x} {}", f[3]);
+    if on_kept != line {
+        refused(text.replace(line, &on_kept), "shortest tail");
+    }
+    // Merging parts with different caps names the cap.
+    let other = Plan::with_unit_size(&game, Mode::Random { deals: 5000 }, 1, 3, 97)
+        .unwrap()
+        .keeping_cycles(4);
+    let other = run(&game, &other, Shard::WHOLE, None, &opts(1)).state;
+    let err = State::merge(&[state, other]).unwrap_err().to_string();
+    assert!(err.contains("cycles kept (--max-cycles) is \"3\" in one and \"4\""), "{err}");
 }
