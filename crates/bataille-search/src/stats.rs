@@ -352,13 +352,10 @@ pub struct Stats {
     shortest: Option<(u64, Vec<u8>, u64)>,
 }
 
-/// The order in which a `max_cycles` cap keeps loops: the canonical id through the
-/// SplitMix64 finaliser, a bijection of `u64` that spreads any set of ids uniformly.
+/// The order in which a `max_cycles` cap keeps loops: the canonical id through SplitMix64
+/// ([`crate::plan::splitmix64`]), a bijection of `u64` that spreads any set of ids uniformly.
 pub fn cycle_rank(id: u64) -> u64 {
-    let mut z = id;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    crate::plan::splitmix64(id)
 }
 
 impl Stats {
