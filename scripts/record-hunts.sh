@@ -21,7 +21,7 @@
 # hours each on a workstation. Name them, and set CHECKPOINTS=DIR to save each run's progress
 # in DIR/NAME.ckpt every minute and on Ctrl-C: running the same command again resumes it, and
 # a resumed run gives exactly the results of an uninterrupted one. c4v11-natural-random-1 is a
-# shorter one (10^10 deals, seed 111, about 2 hours here), also outside "all".
+# shorter one (10^10 deals, seed 111, 2 h 5 min here), also outside "all".
 set -euo pipefail
 BIN=${BIN:-target/release/bataille}
 RECORDS=${RECORDS:-results/records.csv}
