@@ -13,8 +13,9 @@
 //! `game`, `mode`, `seed`, `unit_size`, `units` (of the whole run), `units_done`, `complete`
 //! (`true`/`false`), `deals` (played), `deals_in_run` (the whole run: the closed formula for
 //! exhaustive runs), `finished`, `first_wins`, `second_wins`, `draws`, `cycles` (deals that loop),
-//! `capped`, `distinct_cycles` (empty when a `--max-cycles` cap dropped some), then for `tricks` and `cards` of finished games: `_mean`, `_sd`,
-//! `_ci95_low`, `_ci95_high` (mean ± 1.96 standard errors), `_min`, `_max`; then
+//! `capped`, `distinct_cycles` (empty when a `--max-cycles` cap dropped some), then for
+//! `tricks` and `cards` of finished games: `_mean`, `_sd`, `_ci95_low`, `_ci95_high` (mean ±
+//! 1.96 standard errors), `_min`, `_max`; then
 //! `shortest_tail_tricks`, `shortest_tail_deal`, `shortest_tail_cycle` (empty without loops;
 //! over every looping deal, whether its loop is kept or not). A run with a `--max-cycles` cap
 //! ends with `max_cycles`, `cycles_kept`, `cycles_dropped` (`true`/`false`) and
@@ -30,8 +31,8 @@
 //!
 //! `cycles.csv` — `cycle_id,period_tricks,period_cards,deals,example_deal,shortest_tail_tricks,
 //! shortest_tail_deal,aligned,aligned_position`: one row per distinct loop kept (every loop
-//! unless `--max-cycles` caps them: then those of smallest rank, a uniform sample), most reached first
-//! (then by id). `example_deal` is the smallest deal reaching it; `aligned` is `yes`, `no` or
+//! unless `--max-cycles` caps them: then those of smallest rank, a uniform sample), most
+//! reached first (then by id). `example_deal` is the smallest deal reaching it; `aligned` is `yes`, `no` or
 //! `n/a` (see [`crate::bataille`] for the definition); `aligned_position` the aligned position
 //! on the loop when there is one.
 //!
@@ -112,8 +113,8 @@ pub fn summary_rows<G: DealGame>(
         put("max_cycles", s.max_cycles.to_string());
         put("cycles_kept", s.loops.len().to_string());
         put("cycles_dropped", s.cycles_dropped.to_string());
-        let estimate = if s.cycles_dropped { s.distinct_cycles_estimate() } else { None };
-        put("distinct_cycles_estimate", estimate.map(|e| format!("{e:.0}")).unwrap_or_default());
+        let estimate = s.distinct_cycles_estimate().map(|e| format!("{e:.0}"));
+        put("distinct_cycles_estimate", estimate.unwrap_or_default());
     }
     rows
 }

@@ -499,17 +499,14 @@ impl Stats {
         }
     }
 
-    /// How many distinct loops the deals reach: exact (`Some(n as f64)`) unless the
-    /// `max_cycles` cap dropped some, then estimated from the rank of the last loop kept
-    /// (the "k minimum values" estimator, (k - 1) / U₍ₖ₎, relative standard error about
-    /// 1/√(k - 2)); `None` if the cap is below 3.
+    /// How many distinct loops the deals reach, estimated when the `max_cycles` cap dropped
+    /// some (else `loops.len()` is exact and this is `None`, as it is with a cap below 3):
+    /// from the rank of the last loop kept, by the "k minimum values" estimator
+    /// (k - 1) / U₍ₖ₎, relative standard error about 1/√(k - 2).
     pub fn distinct_cycles_estimate(&self) -> Option<f64> {
-        if !self.cycles_dropped {
-            return Some(self.loops.len() as f64);
-        }
         let k = self.ranks.len();
         let (&worst, _) = self.ranks.last_key_value()?;
-        if k < 3 {
+        if !self.cycles_dropped || k < 3 {
             return None;
         }
         // U₍ₖ₎: the k-th smallest rank as a fraction of the whole range, in (0, 1].
@@ -690,8 +687,8 @@ mod tests {
     }
 
     /// The estimate of the number of distinct loops from the kept ranks: within three relative
-    /// standard errors (1/√(k - 2)) of the truth for several sizes, exact when nothing is
-    /// dropped.
+    /// standard errors (1/√(k - 2)) of the truth for several sizes; none when nothing is
+    /// dropped (the count is exact).
     #[test]
     fn distinct_cycles_estimate() {
         let looping = |id: u64| DealRecord {
@@ -712,13 +709,14 @@ mod tests {
             for i in 0..n {
                 s.add(&looping(crate::state::fnv1a(&i.to_le_bytes())), &[1, 2]);
             }
-            let e = s.distinct_cycles_estimate().unwrap();
             if n <= k as u64 {
                 assert!(!s.cycles_dropped);
-                assert_eq!(e, n as f64);
+                assert_eq!(s.loops.len() as u64, n);
+                assert_eq!(s.distinct_cycles_estimate(), None);
             } else {
                 assert!(s.cycles_dropped);
                 assert_eq!(s.loops.len(), k);
+                let e = s.distinct_cycles_estimate().unwrap();
                 let se = 1.0 / ((k - 2) as f64).sqrt();
                 assert!((e / n as f64 - 1.0).abs() < 3.0 * se, "n {n}: estimate {e}");
             }

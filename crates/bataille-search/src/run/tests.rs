@@ -227,26 +227,32 @@ fn merged_shards_equal_the_whole_run() {
     }
 }
 
+/// Runs `plan` in rounds of at most `max_units` units, each resumed from the text form of the
+/// last; returns the final state's text and the number of rounds.
+fn run_interrupted(game: &Bataille, plan: &Plan, max_units: u64) -> (String, usize) {
+    let mut saved: Option<String> = None;
+    let mut rounds = 0;
+    loop {
+        let resume = saved.as_deref().map(|t| State::decode(t).unwrap());
+        let o = Options { threads: 2, max_units: Some(max_units), ..Options::default() };
+        let ended = run(game, plan, Shard::WHOLE, resume, &o);
+        rounds += 1;
+        saved = Some(ended.state.encode());
+        if !ended.interrupted {
+            return (saved.unwrap(), rounds);
+        }
+    }
+}
+
 #[test]
 fn interrupted_then_resumed_equals_uninterrupted() {
     let game = bataille(4, 3, Methods::both(Method::Natural));
     let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, 4, 50).unwrap();
     let whole = encode_all(&game, &plan, 2);
     // Stop after a few units, three times, resuming from the saved text each time.
-    let mut saved: Option<String> = None;
-    let mut rounds = 0;
-    loop {
-        let resume = saved.as_deref().map(|t| State::decode(t).unwrap());
-        let o = Options { threads: 2, max_units: Some(150), ..Options::default() };
-        let ended = run(&game, &plan, Shard::WHOLE, resume, &o);
-        rounds += 1;
-        saved = Some(ended.state.encode());
-        if !ended.interrupted {
-            break;
-        }
-    }
+    let (saved, rounds) = run_interrupted(&game, &plan, 150);
     assert!(rounds > 2, "{rounds} rounds");
-    assert_eq!(saved.unwrap(), whole);
+    assert_eq!(saved, whole);
 }
 
 #[test]
@@ -381,17 +387,9 @@ fn hunt_resumed_and_sharded_equal_the_whole_run() {
         let whole = encode_all(&game, &plan, 2);
         assert!(whole.contains("\nkept "), "{mode}: the test needs looping deals");
         // Interrupted and resumed from the text form.
-        let mut saved: Option<String> = None;
-        loop {
-            let resume = saved.as_deref().map(|t| State::decode(t).unwrap());
-            let o = Options { threads: 2, max_units: Some(40), ..Options::default() };
-            let ended = run(&game, &plan, Shard::WHOLE, resume, &o);
-            saved = Some(ended.state.encode());
-            if !ended.interrupted {
-                break;
-            }
-        }
-        assert_eq!(saved.unwrap(), whole, "{mode}");
+        let (saved, rounds) = run_interrupted(&game, &plan, 40);
+        assert!(rounds > 1, "{mode}: {rounds} rounds");
+        assert_eq!(saved, whole, "{mode}");
         // Shards.
         let parts: Vec<State> = (1..=3)
             .map(|k| run(&game, &plan, Shard::new(k, 3).unwrap(), None, &opts(1)).state)
@@ -433,17 +431,9 @@ fn cycle_cap_is_exact_for_what_it_keeps_whatever_the_split() {
         assert_eq!(State::decode(&text).unwrap(), whole);
         assert_eq!(encode_all(&game, &plan, 1), text, "{mode}");
         assert_eq!(explore_sequential(&game, &plan).encode(), text, "{mode}");
-        let mut saved: Option<String> = None;
-        loop {
-            let resume = saved.as_deref().map(|t| State::decode(t).unwrap());
-            let o = Options { threads: 2, max_units: Some(60), ..Options::default() };
-            let ended = run(&game, &plan, Shard::WHOLE, resume, &o);
-            saved = Some(ended.state.encode());
-            if !ended.interrupted {
-                break;
-            }
-        }
-        assert_eq!(saved.unwrap(), text, "{mode}");
+        let (saved, rounds) = run_interrupted(&game, &plan, 20);
+        assert!(rounds > 1, "{mode}: {rounds} rounds");
+        assert_eq!(saved, text, "{mode}");
         let parts: Vec<State> = (1..=3)
             .rev()
             .map(|k| run(&game, &plan, Shard::new(k, 3).unwrap(), None, &opts(1)).state)
