@@ -1,13 +1,15 @@
 //! Engine benchmarks: tricks per second on long games (the published 52-card records, and the
 //! longest 32-card games of `results/records.csv`), and games per second on fixed sets of
-//! seeded random 32- and 52-card deals, natural and optimized stacking.
+//! seeded random 32- and 52-card deals, natural and optimized stacking; and, on small decks,
+//! natural games played in rings against the same played in registers ([`PackedNatural`]).
 //!
 //! Run with `cargo bench -p bataille-benches --bench engine`.
 
 use std::hint::black_box;
 
 use bataille_engine::{
-    Card, DeckSpec, Game, Limits, Method, Methods, Position, Scratch, play_deterministic,
+    Card, DeckSpec, Game, Limits, Method, Methods, PackedNatural, Position, Scratch,
+    play_deterministic,
 };
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
@@ -95,5 +97,43 @@ fn games_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, tricks_per_second, games_per_second);
+/// Natural games of random deals of small decks, by the engine's rings ([`play_deterministic`])
+/// and by [`PackedNatural`] (which hands the games still running after its first phase to
+/// [`play_deterministic`], as the searches do).
+fn small_decks(c: &mut Criterion) {
+    let mut group = c.benchmark_group("small-decks-natural");
+    const DEALS: usize = 1000;
+    let methods = Methods::both(Method::Natural);
+    for (colours, v) in [(4, 4), (4, 5), (2, 6), (1, 12)] {
+        let spec = DeckSpec::new(colours, v).unwrap();
+        let deals = random_deals(spec, DEALS);
+        let half = spec.first_hand();
+        let packed = PackedNatural::new(spec.cards(), v as Card).unwrap();
+        let name = format!("C{colours}V{v}");
+        group.throughput(Throughput::Elements(DEALS as u64));
+        let mut scratch = Scratch::default();
+        let mut start = Game::default();
+        let mut ring = |d: &[Card], scratch: &mut Scratch| {
+            start.set(&d[..half], &d[half..]);
+            play_deterministic(&start, methods, Limits::DETERMINISTIC, scratch).tricks
+        };
+        group.bench_function(BenchmarkId::new("rings", &name), |b| {
+            b.iter(|| black_box(deals.iter().map(|d| ring(d, &mut scratch)).sum::<u64>()))
+        });
+        group.bench_function(BenchmarkId::new("packed", &name), |b| {
+            b.iter(|| {
+                let games = deals.iter().map(|d| {
+                    match packed.play(&d[..half], &d[half..], Limits::DETERMINISTIC) {
+                        Some(r) => r.tricks,
+                        None => ring(d, &mut scratch),
+                    }
+                });
+                black_box(games.sum::<u64>())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, tricks_per_second, games_per_second, small_decks);
 criterion_main!(benches);

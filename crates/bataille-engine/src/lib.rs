@@ -30,17 +30,20 @@
 //! - [`play`](mod@play): whole games, [`Outcome`], Brent's detection, cycle ids, loop listing.
 //! - [`aligned`]: the aligned-cycle test of the article's box 4.
 //! - [`backward`]: playing backwards, to extend long games into longer ones.
+//! - [`packed`]: natural games of small decks with each hand in a 64-bit register.
 
 pub mod aligned;
 pub mod backward;
 pub mod game;
 pub mod method;
+pub mod packed;
 pub mod play;
 pub mod position;
 pub mod spec;
 
 pub use game::{Ending, Game, NoRandom, OrderError, Trick, TrickResult};
 pub use method::{Method, Methods};
+pub use packed::PackedNatural;
 pub use play::{
     Cycle, CycleId, GameResult, Limits, Outcome, Scratch, SeenPositions, loop_positions, play,
     play_deterministic, play_deterministic_phased, play_random, play_random_until_repeat,

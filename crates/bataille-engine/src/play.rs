@@ -285,7 +285,7 @@ impl Counters {
 /// that nearly every game that ends pays nothing for the cycle detection; a game that loops
 /// plays at most this many tricks more than it needs.
 #[inline(always)]
-fn free_tricks(cards: u32) -> u64 {
+pub(crate) fn free_tricks(cards: u32) -> u64 {
     u64::from(cards).saturating_mul(32).max(64)
 }
 

@@ -11,6 +11,10 @@
 //! player of a played deal is then the one holding the lexicographically smaller hand, which is
 //! what "wins of the first player" counts in that mode.
 //!
+//! **Small decks.** Natural games of decks of several colours whose hands fit in 64 bits (C=4
+//! V ≤ 5, C=2 V ≤ 8, ...) are played by [`PackedNatural`] first, the engine taking over the
+//! rare game it hands back: the same results, faster where ties are frequent.
+//!
 //! **Aligned loops.** A loop is reported *aligned* when one of its positions with two equal
 //! hands passes [`bataille_engine::aligned::check`]. This is a property of the loop, not of the
 //! deal that led to it: a deal with a tail may reach an aligned loop without being aligned
@@ -18,8 +22,9 @@
 //! one that can be duplicated into longer aligned loops (article box 4).
 
 use bataille_engine::{
-    DeckSpec, Game, Limits, Method, Methods, Outcome, Position, Scratch, SeenPositions, aligned,
-    loop_positions, play_deterministic, play_random, play_random_until_repeat,
+    DeckSpec, Game, Limits, Method, Methods, Outcome, PackedNatural, Position, Scratch,
+    SeenPositions, aligned, loop_positions, play_deterministic, play_random,
+    play_random_until_repeat,
 };
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -51,6 +56,8 @@ pub struct Bataille {
     arrangements: Arrangements,
     half: usize,
     reduce: bool,
+    /// Natural games of decks of several colours whose hands fit in a register start there.
+    packed: Option<PackedNatural>,
 }
 
 /// The per-thread state of a bataille search.
@@ -87,6 +94,15 @@ impl Bataille {
             arrangements,
             half: n / 2,
             reduce: n % 2 == 0 && methods.is_swap_symmetric(),
+            // Registers pay where ties are frequent (a tie is a mispredicted branch in the
+            // rings, and nothing in registers): measured 1.1 to 1.2 times as fast on C=4 V=4,
+            // C=4 V=5 and C=2 V=6, but 0.75 times on C=1 V=10, which has no ties and many loops
+            // (README, "Search speed").
+            packed: if methods == Methods::both(Method::Natural) && spec.colours() >= 2 {
+                PackedNatural::new(n, spec.values() as u8)
+            } else {
+                None
+            },
             deck,
         }
     }
@@ -225,12 +241,18 @@ impl DealGame for Bataille {
     #[inline]
     fn play(&self, w: &mut BatailleWorker, rng: &mut Xoshiro256PlusPlus) -> DealRecord {
         let BatailleWorker { deal, game, scratch, seen } = w;
-        game.set(&deal[..self.half], &deal[self.half..]);
-        let r = if self.methods.is_deterministic() {
+        let (first, second) = deal.split_at(self.half);
+        let packed = self.packed.and_then(|p| p.play(first, second, self.limits));
+        let r = if let Some(r) = packed {
+            r
+        } else if self.methods.is_deterministic() {
+            game.set(first, second);
             play_deterministic(game, self.methods, self.limits, scratch)
         } else if self.stop_on_repeat {
+            game.set(first, second);
             play_random_until_repeat(game, self.methods, rng, self.limits, seen)
         } else {
+            game.set(first, second);
             play_random(game, self.methods, rng, self.limits)
         };
         let outcome = match r.outcome {

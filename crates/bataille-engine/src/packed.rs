@@ -1,0 +1,234 @@
+//! Natural games of small decks with each hand held in one 64-bit register.
+//!
+//! When a deck's `N` cards fit in 64 bits at `w` bits a card (`N · w ≤ 64`, `w` the bits of the
+//! largest value: the C=4 V=4 and V=5 decks, C=1 up to V=16), a hand is a `u64` whose low `w`
+//! bits are its top card. A reveal is then a mask and a shift of each hand, and the taker's
+//! cards are one OR at the bottom of its hand: no memory is touched, and no branch depends on
+//! the cards. A tie keeps its two cards in a register (the *pot*) and the trick goes on; the
+//! reveal that settles it adds, at the taker's bottom, the higher card, the lower one, then the
+//! tied pairs from the last back, which is natural stacking ([`crate::Method::Natural`]).
+//!
+//! Only the first phase of [`crate::play_deterministic`] is played this way: a game still
+//! running after it is left to [`crate::play_deterministic`] (Brent's algorithm), so every
+//! answer is the engine's.
+
+use crate::game::Ending;
+use crate::play::{GameResult, Limits, free_tricks};
+use crate::spec::Card;
+
+/// A deck's natural games played in registers (see the [module](self) documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PackedNatural {
+    /// Bits per card.
+    width: u32,
+    /// Reveals played before handing the game back, as the first phase of
+    /// [`crate::play_deterministic`].
+    free: u64,
+}
+
+impl PackedNatural {
+    /// For deals of `cards` cards of values `1..=max_value`, `None` when a hand of all the cards
+    /// does not fit in 64 bits (or a card needs more than 6 bits).
+    pub fn new(cards: usize, max_value: Card) -> Option<PackedNatural> {
+        let width = (u32::BITS - u32::from(max_value.max(2) - 1).leading_zeros()).max(1);
+        (width <= 6 && cards as u32 * width <= u64::BITS && cards > 0)
+            .then(|| PackedNatural { width, free: free_tricks(cards as u32) })
+    }
+
+    /// Plays the deal `first` / `second` with natural stacking for both players: the result if
+    /// the game ends within the first phase of [`crate::play_deterministic`] (and within
+    /// `limits`), exactly as [`crate::play_deterministic`] gives it; `None` if it is still
+    /// running then, to be played by [`crate::play_deterministic`].
+    ///
+    /// The cards must be in `1..=max_value` and number `cards` in all, as given to
+    /// [`PackedNatural::new`].
+    ///
+    /// ```
+    /// use bataille_engine::{Game, Limits, Method, Methods, PackedNatural, Scratch};
+    /// let (first, second) = ([2, 1, 4, 4, 2, 1, 3, 3], [4, 2, 4, 1, 3, 3, 1, 2]);
+    /// let packed = PackedNatural::new(16, 4).unwrap();
+    /// let got = packed.play(&first, &second, Limits::DETERMINISTIC).unwrap();
+    /// let mut start = Game::default();
+    /// start.set(&first, &second);
+    /// let methods = Methods::both(Method::Natural);
+    /// let expected = bataille_engine::play_deterministic(
+    ///     &start, methods, Limits::DETERMINISTIC, &mut Scratch::default());
+    /// assert_eq!(got, expected);
+    /// ```
+    #[inline]
+    pub fn play(&self, first: &[Card], second: &[Card], limits: Limits) -> Option<GameResult> {
+        debug_assert!((first.len() + second.len()) as u32 * self.width <= u64::BITS);
+        let stop = self.free.min(limits.max_tricks);
+        match self.width {
+            1 => play::<1>(first, second, stop),
+            2 => play::<2>(first, second, stop),
+            3 => play::<3>(first, second, stop),
+            4 => play::<4>(first, second, stop),
+            5 => play::<5>(first, second, stop),
+            _ => play::<6>(first, second, stop),
+        }
+    }
+}
+
+/// [`PackedNatural::play`] with `W` bits a card, up to `stop` tricks begun.
+///
+/// The reveals go in runs as long as the shorter hand, in which no hand runs out (a reveal
+/// takes one card of each): nothing in a run branches on the cards.
+#[inline(never)]
+fn play<const W: u32>(first: &[Card], second: &[Card], stop: u64) -> Option<GameResult> {
+    let mask: u64 = (1 << W) - 1;
+    let pack =
+        |hand: &[Card]| hand.iter().rev().fold(0u64, |h, &card| h << W | u64::from(card - 1));
+    let (mut a_hand, mut b_hand) = (pack(first), pack(second));
+    let (mut a_bits, mut b_bits) = (first.len() as u32 * W, second.len() as u32 * W);
+    // The tied cards of the trick being played, the last tie in the low bits, two cards each.
+    let (mut pot, mut pot_bits) = (0u64, 0u32);
+    let (mut tricks, mut reveals) = (0u64, 0u64);
+    loop {
+        // A hand with no card to reveal ends the game, between tricks or in a battle.
+        let outcome = match (a_bits == 0, b_bits == 0) {
+            (false, false) => None,
+            (true, false) => Some(Ending::SecondWins),
+            (false, true) => Some(Ending::FirstWins),
+            (true, true) => Some(Ending::Draw),
+        };
+        if let Some(outcome) = outcome {
+            return Some(GameResult { outcome: outcome.into(), tricks, cards: reveals });
+        }
+        // A run stops before a trick would begin past `stop`: it reveals at most as many
+        // cards as tricks are left.
+        let left = stop.saturating_sub(tricks);
+        if left == 0 && pot_bits == 0 {
+            return None;
+        }
+        let run = (a_bits.min(b_bits) / W).min(left.clamp(1, u64::from(u32::MAX)) as u32);
+        for _ in 0..run {
+            let (a, b) = (a_hand & mask, b_hand & mask);
+            a_hand >>= W;
+            b_hand >>= W;
+            a_bits -= W;
+            b_bits -= W;
+            tricks += u64::from(pot_bits == 0);
+            let (tie, first_takes) = (a == b, a > b);
+            // All by value: what the taker receives, higher card first (nothing goes
+            // anywhere on a tie), at the bottom of its hand.
+            let (hi, lo) = if first_takes { (a, b) } else { (b, a) };
+            let won = hi | lo << W | pot << (2 * W);
+            let won_bits = 2 * W + pot_bits;
+            let to_a = u64::from(first_takes).wrapping_neg();
+            let to_b = u64::from(!first_takes & !tie).wrapping_neg();
+            a_hand |= (won & to_a) << a_bits;
+            b_hand |= (won & to_b) << b_bits;
+            a_bits += won_bits & to_a as u32;
+            b_bits += won_bits & to_b as u32;
+            let keep = u64::from(tie).wrapping_neg();
+            pot = (pot << (2 * W) | a | a << W) & keep;
+            pot_bits = (pot_bits + 2 * W) & keep as u32;
+        }
+        reveals += u64::from(run);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Game, Method, Methods, Scratch, play_deterministic};
+
+    fn reference(first: &[Card], second: &[Card], limits: Limits) -> GameResult {
+        let mut g = Game::default();
+        g.set(first, second);
+        let methods = Methods::both(Method::Natural);
+        play_deterministic(&g, methods, limits, &mut Scratch::default())
+    }
+
+    /// A game handed back had not ended before its first phase (or its cap) was over.
+    fn still_running(packed: &PackedNatural, expected: GameResult, limits: Limits) -> bool {
+        !expected.outcome.is_finished() || expected.tricks >= packed.free.min(limits.max_tricks)
+    }
+
+    #[test]
+    fn which_decks_fit() {
+        let width = |cards, v| PackedNatural::new(cards, v).map(|p| p.width);
+        assert_eq!(width(16, 4), Some(2));
+        assert_eq!(width(20, 5), Some(3));
+        assert_eq!(width(21, 5), Some(3));
+        assert_eq!(width(22, 5), None);
+        assert_eq!(width(16, 16), Some(4));
+        assert_eq!(width(17, 16), None);
+        assert_eq!(width(24, 6), None);
+        assert_eq!(width(64, 2), Some(1));
+        assert_eq!(width(3, 1), Some(1));
+        assert_eq!(width(0, 1), None);
+        assert_eq!(width(9, 64), Some(6));
+        assert_eq!(width(8, 65), None);
+    }
+
+    /// Every deal of small decks, split as the searches split them: the same result as the
+    /// engine, or `None` exactly when the engine's first phase does not end the game either.
+    #[test]
+    fn every_small_deal_equals_the_engine() {
+        for (c, v) in [(4, 3), (1, 9), (2, 5), (3, 3), (2, 4), (1, 1), (3, 1), (2, 2)] {
+            let mut deck: Vec<Card> =
+                (1..=v as Card).flat_map(|x| std::iter::repeat_n(x, c)).collect();
+            let packed = PackedNatural::new(deck.len(), v as Card).unwrap();
+            let half = deck.len() / 2;
+            let mut handed_back = 0;
+            loop {
+                let (a, b) = deck.split_at(half);
+                let expected = reference(a, b, Limits::DETERMINISTIC);
+                match packed.play(a, b, Limits::DETERMINISTIC) {
+                    Some(got) => assert_eq!(got, expected, "{a:?} / {b:?}"),
+                    None => {
+                        assert!(still_running(&packed, expected, Limits::DETERMINISTIC));
+                        handed_back += 1;
+                    }
+                }
+                let Some(i) = deck.windows(2).rposition(|w| w[0] < w[1]) else { break };
+                let j = deck.iter().rposition(|&x| x > deck[i]).unwrap();
+                deck.swap(i, j);
+                deck[i + 1..].reverse();
+            }
+            // The loops of C=4 V=3 and C=1 V=9 are handed back.
+            if (c, v) == (4, 3) || (c, v) == (1, 9) {
+                assert!(handed_back > 0, "C={c} V={v}");
+            }
+        }
+    }
+
+    /// Random deals of the largest decks that fit, with and without caps, and uneven splits.
+    #[test]
+    fn random_deals_equal_the_engine() {
+        use rand::seq::SliceRandom;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(64);
+        for (c, v) in [(4, 4), (4, 5), (1, 16), (2, 8), (3, 7), (32, 2), (8, 2)] {
+            let mut deck: Vec<Card> =
+                (1..=v as Card).flat_map(|x| std::iter::repeat_n(x, c)).collect();
+            let packed = PackedNatural::new(deck.len(), v as Card).unwrap();
+            let (mut finished, mut handed_back) = (0, 0);
+            for i in 0..20_000 {
+                deck.shuffle(&mut rng);
+                let split =
+                    if i % 3 == 0 { rng.random_range(0..=deck.len()) } else { deck.len() / 2 };
+                let limits = match i % 50 {
+                    0 => Limits { max_tricks: 0 },
+                    1 => Limits { max_tricks: rng.random_range(1..40) },
+                    _ => Limits::DETERMINISTIC,
+                };
+                let (a, b) = deck.split_at(split);
+                let expected = reference(a, b, limits);
+                match packed.play(a, b, limits) {
+                    Some(got) => {
+                        assert_eq!(got, expected, "{a:?} / {b:?} {limits:?}");
+                        finished += 1;
+                    }
+                    None => {
+                        assert!(still_running(&packed, expected, limits), "{a:?} / {b:?}");
+                        handed_back += 1;
+                    }
+                }
+            }
+            assert!(finished > 1_000, "C={c} V={v}: {finished} finished, {handed_back} not");
+        }
+    }
+}
