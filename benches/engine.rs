@@ -124,7 +124,7 @@ fn small_decks(c: &mut Criterion) {
             b.iter(|| {
                 let games = deals.iter().map(|d| {
                     match packed.play(&d[..half], &d[half..], Limits::DETERMINISTIC) {
-                        Some(r) => r.tricks,
+                        Some(r) => u64::from(r.tricks),
                         None => ring(d, &mut scratch),
                     }
                 });

@@ -43,7 +43,7 @@ pub mod spec;
 
 pub use game::{Ending, Game, NoRandom, OrderError, Trick, TrickResult};
 pub use method::{Method, Methods};
-pub use packed::PackedNatural;
+pub use packed::{Finished, PackedNatural};
 pub use play::{
     Cycle, CycleId, GameResult, Limits, Outcome, Scratch, SeenPositions, loop_positions, play,
     play_deterministic, play_deterministic_phased, play_random, play_random_until_repeat,

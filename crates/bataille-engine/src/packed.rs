@@ -16,6 +16,23 @@ use crate::game::Ending;
 use crate::play::{GameResult, Limits, free_tricks};
 use crate::spec::Card;
 
+/// A game [`PackedNatural`] played to its end: small enough to come back in registers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finished {
+    /// How it ended.
+    pub ending: Ending,
+    /// Tricks begun, as [`GameResult::tricks`].
+    pub tricks: u32,
+    /// Cards each player turned, as [`GameResult::cards`].
+    pub cards: u32,
+}
+
+impl From<Finished> for GameResult {
+    fn from(f: Finished) -> GameResult {
+        GameResult { outcome: f.ending.into(), tricks: f.tricks.into(), cards: f.cards.into() }
+    }
+}
+
 /// A deck's natural games played in registers (see the [module](self) documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PackedNatural {
@@ -37,17 +54,21 @@ impl PackedNatural {
 
     /// Plays the deal `first` / `second` with natural stacking for both players: the result if
     /// the game ends within the first phase of [`crate::play_deterministic`] (and within
-    /// `limits`), exactly as [`crate::play_deterministic`] gives it; `None` if it is still
-    /// running then, to be played by [`crate::play_deterministic`].
+    /// `limits`), exactly as [`crate::play_deterministic`] gives it (see `From<Finished>`);
+    /// `None` if it is still running then, to be played by [`crate::play_deterministic`].
     ///
     /// The cards must be in `1..=max_value` and number `cards` in all, as given to
     /// [`PackedNatural::new`].
     ///
+    /// # Panics
+    ///
+    /// If the cards do not fit in 64 bits (their values are only checked in debug builds).
+    ///
     /// ```
-    /// use bataille_engine::{Game, Limits, Method, Methods, PackedNatural, Scratch};
+    /// use bataille_engine::{Game, GameResult, Limits, Method, Methods, PackedNatural, Scratch};
     /// let (first, second) = ([2, 1, 4, 4, 2, 1, 3, 3], [4, 2, 4, 1, 3, 3, 1, 2]);
     /// let packed = PackedNatural::new(16, 4).unwrap();
-    /// let got = packed.play(&first, &second, Limits::DETERMINISTIC).unwrap();
+    /// let got: GameResult = packed.play(&first, &second, Limits::DETERMINISTIC).unwrap().into();
     /// let mut start = Game::default();
     /// start.set(&first, &second);
     /// let methods = Methods::both(Method::Natural);
@@ -56,8 +77,20 @@ impl PackedNatural {
     /// assert_eq!(got, expected);
     /// ```
     #[inline]
-    pub fn play(&self, first: &[Card], second: &[Card], limits: Limits) -> Option<GameResult> {
-        debug_assert!((first.len() + second.len()) as u32 * self.width <= u64::BITS);
+    pub fn play(&self, first: &[Card], second: &[Card], limits: Limits) -> Option<Finished> {
+        // Checked: more cards would silently fall off the registers.
+        assert!(
+            (first.len() + second.len()) as u32 * self.width <= u64::BITS,
+            "{} cards of {} bits do not fit in 64",
+            first.len() + second.len(),
+            self.width
+        );
+        debug_assert!(
+            first
+                .iter()
+                .chain(second)
+                .all(|&c| u32::from(c).saturating_sub(1) >> self.width == 0 && c > 0)
+        );
         let stop = self.free.min(limits.max_tricks);
         match self.width {
             1 => play::<1>(first, second, stop),
@@ -75,7 +108,7 @@ impl PackedNatural {
 /// The reveals go in runs as long as the shorter hand, in which no hand runs out (a reveal
 /// takes one card of each): nothing in a run branches on the cards.
 #[inline(never)]
-fn play<const W: u32>(first: &[Card], second: &[Card], stop: u64) -> Option<GameResult> {
+fn play<const W: u32>(first: &[Card], second: &[Card], stop: u64) -> Option<Finished> {
     let mask: u64 = (1 << W) - 1;
     let pack =
         |hand: &[Card]| hand.iter().rev().fold(0u64, |h, &card| h << W | u64::from(card - 1));
@@ -92,8 +125,9 @@ fn play<const W: u32>(first: &[Card], second: &[Card], stop: u64) -> Option<Game
             (false, true) => Some(Ending::FirstWins),
             (true, true) => Some(Ending::Draw),
         };
-        if let Some(outcome) = outcome {
-            return Some(GameResult { outcome: outcome.into(), tricks, cards: reveals });
+        if let Some(ending) = outcome {
+            // At most 32 tricks a card and 64 cards: far below 2^32 reveals.
+            return Some(Finished { ending, tricks: tricks as u32, cards: reveals as u32 });
         }
         // A run stops before a trick would begin past `stop`: it reveals at most as many
         // cards as tricks are left.
@@ -163,6 +197,13 @@ mod tests {
         assert_eq!(width(8, 65), None);
     }
 
+    #[test]
+    #[should_panic(expected = "40 cards of 2 bits do not fit in 64")]
+    fn too_many_cards_panic() {
+        let packed = PackedNatural::new(16, 4).unwrap();
+        packed.play(&[1; 20], &[2; 20], Limits::DETERMINISTIC);
+    }
+
     /// Every deal of small decks, split as the searches split them: the same result as the
     /// engine, or `None` exactly when the engine's first phase does not end the game either.
     #[test]
@@ -177,7 +218,7 @@ mod tests {
                 let (a, b) = deck.split_at(half);
                 let expected = reference(a, b, Limits::DETERMINISTIC);
                 match packed.play(a, b, Limits::DETERMINISTIC) {
-                    Some(got) => assert_eq!(got, expected, "{a:?} / {b:?}"),
+                    Some(got) => assert_eq!(GameResult::from(got), expected, "{a:?} / {b:?}"),
                     None => {
                         assert!(still_running(&packed, expected, Limits::DETERMINISTIC));
                         handed_back += 1;
@@ -219,7 +260,7 @@ mod tests {
                 let expected = reference(a, b, limits);
                 match packed.play(a, b, limits) {
                     Some(got) => {
-                        assert_eq!(got, expected, "{a:?} / {b:?} {limits:?}");
+                        assert_eq!(GameResult::from(got), expected, "{a:?} / {b:?} {limits:?}");
                         finished += 1;
                     }
                     None => {

@@ -22,7 +22,7 @@
 //! one that can be duplicated into longer aligned loops (article box 4).
 
 use bataille_engine::{
-    DeckSpec, Game, Limits, Method, Methods, Outcome, PackedNatural, Position, Scratch,
+    DeckSpec, Ending, Game, Limits, Method, Methods, Outcome, PackedNatural, Position, Scratch,
     SeenPositions, aligned, loop_positions, play_deterministic, play_random,
     play_random_until_repeat,
 };
@@ -242,10 +242,15 @@ impl DealGame for Bataille {
     fn play(&self, w: &mut BatailleWorker, rng: &mut Xoshiro256PlusPlus) -> DealRecord {
         let BatailleWorker { deal, game, scratch, seen } = w;
         let (first, second) = deal.split_at(self.half);
-        let packed = self.packed.and_then(|p| p.play(first, second, self.limits));
-        let r = if let Some(r) = packed {
-            r
-        } else if self.methods.is_deterministic() {
+        if let Some(f) = self.packed.and_then(|p| p.play(first, second, self.limits)) {
+            let outcome = match f.ending {
+                Ending::FirstWins => DealOutcome::FirstWins,
+                Ending::SecondWins => DealOutcome::SecondWins,
+                Ending::Draw => DealOutcome::Draw,
+            };
+            return DealRecord { outcome, tricks: f.tricks.into(), cards: f.cards.into() };
+        }
+        let r = if self.methods.is_deterministic() {
             game.set(first, second);
             play_deterministic(game, self.methods, self.limits, scratch)
         } else if self.stop_on_repeat {
