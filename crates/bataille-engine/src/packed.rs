@@ -1,10 +1,10 @@
 //! Natural games of small decks with each hand held in one 64-bit register.
 //!
 //! When a deck's `N` cards fit in 64 bits at `w` bits a card (`N · w ≤ 64`, `w` the bits of the
-//! largest value: the C=4 V=4 and V=5 decks, C=1 up to V=16), a hand is a `u64` whose low `w`
-//! bits are its top card. A reveal is then a mask and a shift of each hand, and the taker's
-//! cards are one OR at the bottom of its hand: no memory is touched, and no branch depends on
-//! the cards. A tie keeps its two cards in a register (the *pot*) and the trick goes on; the
+//! largest value: the C=4 V=4 and V=5 decks, C=2 up to V=8, C=1 up to V=16), a hand is a `u64`
+//! whose low `w` bits are its top card. A reveal is then a mask and a shift of each hand, and
+//! the taker's cards are one OR at the bottom of its hand: no memory is touched, and no branch
+//! depends on the cards. A tie keeps its two cards in a register (the *pot*) and the trick goes on; the
 //! reveal that settles it adds, at the taker's bottom, the higher card, the lower one, then the
 //! tied pairs from the last back, which is natural stacking ([`crate::Method::Natural`]).
 //!
@@ -38,8 +38,8 @@ impl From<Finished> for GameResult {
 pub struct PackedNatural {
     /// Bits per card.
     width: u32,
-    /// Reveals played before handing the game back, as the first phase of
-    /// [`crate::play_deterministic`].
+    /// Tricks begun before the game is handed back: as many as the first phase of
+    /// [`crate::play_deterministic`] plays reveals.
     free: u64,
 }
 

@@ -250,14 +250,12 @@ impl DealGame for Bataille {
             };
             return DealRecord { outcome, tricks: f.tricks.into(), cards: f.cards.into() };
         }
+        game.set(first, second);
         let r = if self.methods.is_deterministic() {
-            game.set(first, second);
             play_deterministic(game, self.methods, self.limits, scratch)
         } else if self.stop_on_repeat {
-            game.set(first, second);
             play_random_until_repeat(game, self.methods, rng, self.limits, seen)
         } else {
-            game.set(first, second);
             play_random(game, self.methods, rng, self.limits)
         };
         let outcome = match r.outcome {
