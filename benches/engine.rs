@@ -1,12 +1,14 @@
 //! Engine benchmarks: tricks per second on long games (the published 52-card records, and the
 //! longest 32-card games of `results/records.csv`), and games per second on fixed sets of
 //! seeded random 32- and 52-card deals, natural and optimized stacking; and, on small decks,
-//! natural games played in rings against the same played in registers ([`PackedNatural`]).
+//! natural games played in rings against the same played in registers ([`PackedNatural`]), one
+//! at a time and four at a time in the lanes of an AVX2 register.
 //!
 //! Run with `cargo bench -p bataille-benches --bench engine`.
 
 use std::hint::black_box;
 
+use bataille_engine::packed::LANES;
 use bataille_engine::{
     Card, DeckSpec, Game, Limits, Method, Methods, PackedNatural, Position, Scratch,
     play_deterministic,
@@ -98,8 +100,8 @@ fn games_per_second(c: &mut Criterion) {
 }
 
 /// Natural games of random deals of small decks, by the engine's rings ([`play_deterministic`])
-/// and by [`PackedNatural`] (which hands the games still running after its first phase to
-/// [`play_deterministic`], as the searches do).
+/// and by [`PackedNatural`], one at a time and four at a time (which hand the games still
+/// running after its first phase to [`play_deterministic`], as the searches do).
 fn small_decks(c: &mut Criterion) {
     let mut group = c.benchmark_group("small-decks-natural");
     const DEALS: usize = 1000;
@@ -129,6 +131,23 @@ fn small_decks(c: &mut Criterion) {
                     }
                 });
                 black_box(games.sum::<u64>())
+            })
+        });
+        group.bench_function(BenchmarkId::new("lanes", &name), |b| {
+            b.iter(|| {
+                let mut tricks = 0;
+                for four in deals.chunks(LANES) {
+                    let hands: Vec<_> = four.iter().map(|d| d.split_at(half)).collect();
+                    let mut results = [None; LANES];
+                    packed.play_lanes(&hands, Limits::DETERMINISTIC, &mut results);
+                    for (d, r) in four.iter().zip(results) {
+                        tricks += match r {
+                            Some(r) => u64::from(r.tricks),
+                            None => ring(d, &mut scratch),
+                        };
+                    }
+                }
+                black_box(tricks)
             })
         });
     }

@@ -21,9 +21,10 @@
 //! itself, and the aligned position (the smallest in [`Position::canonical_cmp`] order) is the
 //! one that can be duplicated into longer aligned loops (article box 4).
 
+use bataille_engine::packed::LANES;
 use bataille_engine::{
-    DeckSpec, Ending, Game, Limits, Method, Methods, Outcome, PackedNatural, Position, Scratch,
-    SeenPositions, aligned, loop_positions, play_deterministic, play_random,
+    DeckSpec, Ending, Finished, Game, Limits, Method, Methods, Outcome, PackedNatural, Position,
+    Scratch, SeenPositions, aligned, loop_positions, play_deterministic, play_random,
     play_random_until_repeat,
 };
 use rand::seq::SliceRandom;
@@ -67,6 +68,8 @@ pub struct BatailleWorker {
     game: Game,
     scratch: Scratch,
     seen: SeenPositions,
+    /// The deals of the next batch, end to end ([`DealGame::stage`]).
+    staged: Vec<u8>,
 }
 
 impl Bataille {
@@ -158,6 +161,7 @@ impl DealGame for Bataille {
             game: Game::default(),
             scratch: Scratch::default(),
             seen: SeenPositions::default(),
+            staged: vec![0; self.deck.len() * self.batch()],
         }
     }
 
@@ -240,15 +244,10 @@ impl DealGame for Bataille {
 
     #[inline]
     fn play(&self, w: &mut BatailleWorker, rng: &mut Xoshiro256PlusPlus) -> DealRecord {
-        let BatailleWorker { deal, game, scratch, seen } = w;
+        let BatailleWorker { deal, game, scratch, seen, .. } = w;
         let (first, second) = deal.split_at(self.half);
         if let Some(f) = self.packed.and_then(|p| p.play(first, second, self.limits)) {
-            let outcome = match f.ending {
-                Ending::FirstWins => DealOutcome::FirstWins,
-                Ending::SecondWins => DealOutcome::SecondWins,
-                Ending::Draw => DealOutcome::Draw,
-            };
-            return DealRecord { outcome, tricks: f.tricks.into(), cards: f.cards.into() };
+            return finished(f);
         }
         game.set(first, second);
         let r = if self.methods.is_deterministic() {
@@ -258,20 +257,45 @@ impl DealGame for Bataille {
         } else {
             play_random(game, self.methods, rng, self.limits)
         };
-        let outcome = match r.outcome {
-            Outcome::FirstWins => DealOutcome::FirstWins,
-            Outcome::SecondWins => DealOutcome::SecondWins,
-            Outcome::Draw => DealOutcome::Draw,
-            Outcome::Capped => DealOutcome::Capped,
-            Outcome::Cycle(c) => DealOutcome::Cycle(CycleInfo {
-                id: c.id.0,
-                tail_tricks: c.tail_tricks,
-                tail_cards: c.tail_cards,
-                period_tricks: c.period_tricks,
-                period_cards: c.period_cards,
-            }),
-        };
-        DealRecord { outcome, tricks: r.tricks, cards: r.cards }
+        record(r)
+    }
+
+    /// [`LANES`] natural deals at once where [`PackedNatural`] plays the deck.
+    fn batch(&self) -> usize {
+        if self.packed.is_some() { LANES } else { 1 }
+    }
+
+    #[inline]
+    fn stage(&self, w: &mut BatailleWorker, i: usize) {
+        let n = w.deal.len();
+        w.staged[i * n..(i + 1) * n].copy_from_slice(&w.deal);
+    }
+
+    fn play_staged(
+        &self,
+        w: &mut BatailleWorker,
+        n: usize,
+        add: &mut impl FnMut(&DealRecord, &[u8]),
+    ) {
+        let packed = self.packed.expect("deals are staged only for the register engine");
+        let cards = w.deal.len();
+        let mut hands: [(&[u8], &[u8]); LANES] = [(&[], &[]); LANES];
+        for (h, deal) in hands.iter_mut().zip(w.staged.chunks_exact(cards)).take(n) {
+            *h = deal.split_at(self.half);
+        }
+        let mut results = [None; LANES];
+        packed.play_lanes(&hands[..n], self.limits, &mut results);
+        for (result, deal) in results.into_iter().zip(w.staged.chunks_exact(cards)).take(n) {
+            let record = match result {
+                Some(f) => finished(f),
+                None => {
+                    // Still running after the first phase: the engine plays it again.
+                    w.game.set(&deal[..self.half], &deal[self.half..]);
+                    record(play_deterministic(&w.game, self.methods, self.limits, &mut w.scratch))
+                }
+            };
+            add(&record, deal);
+        }
     }
 
     #[inline]
@@ -298,6 +322,36 @@ impl DealGame for Bataille {
             None => Alignment::No,
         }
     }
+}
+
+/// A finished game of the register engine as a deal's record.
+#[inline]
+fn finished(f: Finished) -> DealRecord {
+    let outcome = match f.ending {
+        Ending::FirstWins => DealOutcome::FirstWins,
+        Ending::SecondWins => DealOutcome::SecondWins,
+        Ending::Draw => DealOutcome::Draw,
+    };
+    DealRecord { outcome, tricks: f.tricks.into(), cards: f.cards.into() }
+}
+
+/// An engine result as a deal's record.
+#[inline]
+fn record(r: bataille_engine::GameResult) -> DealRecord {
+    let outcome = match r.outcome {
+        Outcome::FirstWins => DealOutcome::FirstWins,
+        Outcome::SecondWins => DealOutcome::SecondWins,
+        Outcome::Draw => DealOutcome::Draw,
+        Outcome::Capped => DealOutcome::Capped,
+        Outcome::Cycle(c) => DealOutcome::Cycle(CycleInfo {
+            id: c.id.0,
+            tail_tricks: c.tail_tricks,
+            tail_cards: c.tail_cards,
+            period_tricks: c.period_tricks,
+            period_cards: c.period_cards,
+        }),
+    };
+    DealRecord { outcome, tricks: r.tricks, cards: r.cards }
 }
 
 /// The number of arrangements of the sorted `cards` (a multinomial coefficient), or 0 when it

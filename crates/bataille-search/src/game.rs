@@ -114,6 +114,31 @@ pub trait DealGame: Sync {
     /// Plays the worker's deal.
     fn play(&self, w: &mut Self::Worker, rng: &mut Xoshiro256PlusPlus) -> DealRecord;
 
+    /// How many deals [`DealGame::play_staged`] plays together; 1 (the default) for one at a
+    /// time by [`DealGame::play`]. A game that plays deals together must not draw random
+    /// numbers to play them, so that the results do not depend on it.
+    fn batch(&self) -> usize {
+        1
+    }
+
+    /// Keeps the worker's deal as deal `i` (below [`DealGame::batch`]) of the next batch.
+    fn stage(&self, w: &mut Self::Worker, i: usize) {
+        let _ = (w, i);
+        unreachable!("a game that plays deals together implements stage");
+    }
+
+    /// Plays the first `n` staged deals together, handing each record and deal to `add` in the
+    /// order they were staged.
+    fn play_staged(
+        &self,
+        w: &mut Self::Worker,
+        n: usize,
+        add: &mut impl FnMut(&DealRecord, &[u8]),
+    ) {
+        let _ = (w, n, add);
+        unreachable!("a game that plays deals together implements play_staged");
+    }
+
     /// The worker's current deal (the two hands end to end).
     fn deal<'w>(&self, w: &'w Self::Worker) -> &'w [u8];
 

@@ -11,6 +11,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
 use crate::game::DealGame;
@@ -205,14 +206,14 @@ fn run_batch<G: DealGame>(
 pub fn run_unit<G: DealGame>(game: &G, plan: &Plan, u: u64, w: &mut G::Worker, stats: &mut Stats) {
     let (start, end) = plan.unit_range(u);
     let mut rng = plan.unit_rng(u);
+    let mut batch = Batch { size: game.batch(), staged: 0 };
     match plan.key().mode {
         Mode::Exhaustive => {
             game.seek(w, u128::from(start));
             let mut rank = start;
             loop {
                 if game.is_canonical(w) {
-                    let r = game.play(w, &mut rng);
-                    stats.add(&r, game.deal(w));
+                    batch.play(game, w, &mut rng, stats);
                     rank += 1;
                 } else {
                     rank += game.skip_non_canonical(w, end - rank);
@@ -226,9 +227,48 @@ pub fn run_unit<G: DealGame>(game: &G, plan: &Plan, u: u64, w: &mut G::Worker, s
         Mode::Random { .. } => {
             for _ in start..end {
                 game.sample(w, &mut rng);
-                let r = game.play(w, &mut rng);
-                stats.add(&r, game.deal(w));
+                batch.play(game, w, &mut rng, stats);
             }
+        }
+    }
+    batch.flush(game, w, stats);
+}
+
+/// Deals waiting to be played together ([`DealGame::batch`]); they reach the tallies in the
+/// order they were dealt, as one at a time.
+struct Batch {
+    size: usize,
+    staged: usize,
+}
+
+impl Batch {
+    /// Plays the worker's deal now, or stages it and plays the batch once full.
+    #[inline]
+    fn play<G: DealGame>(
+        &mut self,
+        game: &G,
+        w: &mut G::Worker,
+        rng: &mut Xoshiro256PlusPlus,
+        stats: &mut Stats,
+    ) {
+        if self.size == 1 {
+            let r = game.play(w, rng);
+            stats.add(&r, game.deal(w));
+            return;
+        }
+        game.stage(w, self.staged);
+        self.staged += 1;
+        if self.staged == self.size {
+            self.flush(game, w, stats);
+        }
+    }
+
+    /// Plays the staged deals.
+    #[inline]
+    fn flush<G: DealGame>(&mut self, game: &G, w: &mut G::Worker, stats: &mut Stats) {
+        if self.staged > 0 {
+            game.play_staged(w, self.staged, &mut |r, deal| stats.add(r, deal));
+            self.staged = 0;
         }
     }
 }
