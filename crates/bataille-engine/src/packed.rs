@@ -8,6 +8,10 @@
 //! reveal that settles it adds, at the taker's bottom, the higher card, the lower one, then the
 //! tied pairs from the last back, which is natural stacking ([`crate::Method::Natural`]).
 //!
+//! [`PackedNatural::play_lanes`] plays four deals at once, one in each 64-bit lane of an AVX2
+//! register, where the processor has them (detected at run time): the same steps on four games,
+//! a lane whose game has ended standing still until the last one ends.
+//!
 //! Only the first phase of [`crate::play_deterministic`] is played this way: a game still
 //! running after it is left to [`crate::play_deterministic`] (Brent's algorithm), so every
 //! answer is the engine's.

@@ -12,8 +12,9 @@
 //! what "wins of the first player" counts in that mode.
 //!
 //! **Small decks.** Natural games of decks of several colours whose hands fit in 64 bits (C=4
-//! V ≤ 5, C=2 V ≤ 8, ...) are played by [`PackedNatural`] first, the engine taking over the
-//! rare game it hands back: the same results, faster where ties are frequent.
+//! V ≤ 5, C=2 V ≤ 8, ...) are played by [`PackedNatural`] first, four deals at a time in the
+//! lanes of an AVX2 register ([`DealGame::batch`]), the engine taking over the rare game it
+//! hands back: the same results, faster where ties are frequent.
 //!
 //! **Aligned loops.** A loop is reported *aligned* when one of its positions with two equal
 //! hands passes [`bataille_engine::aligned::check`]. This is a property of the loop, not of the

@@ -67,7 +67,9 @@ pub enum Alignment {
 /// thread. The harness calls, for an exhaustive unit, [`DealGame::seek`] once then
 /// [`DealGame::step`] per deal, [`DealGame::is_canonical`] to skip the deals that are another's
 /// mirror ([`DealGame::skip_non_canonical`] passing over a run of them at once), and
-/// [`DealGame::play`]; for a random unit, [`DealGame::sample`] then [`DealGame::play`].
+/// [`DealGame::play`]; for a random unit, [`DealGame::sample`] then [`DealGame::play`]. A game
+/// whose [`DealGame::batch`] is above 1 has its deals [`DealGame::stage`]d instead and played
+/// together by [`DealGame::play_staged`], which hands them to the tallies in the same order.
 pub trait DealGame: Sync {
     /// Per-thread state: the current deal and scratch buffers.
     type Worker: Send;
