@@ -99,9 +99,9 @@ impl Bataille {
             half: n / 2,
             reduce: n % 2 == 0 && methods.is_swap_symmetric(),
             // Registers pay where ties are frequent (a tie is a mispredicted branch in the
-            // rings, and nothing in registers): measured 1.1 to 1.2 times as fast on C=4 V=4,
-            // C=4 V=5 and C=2 V=6, but 0.75 times on C=1 V=10, which has no ties and many loops
-            // (README, "Search speed").
+            // rings, and nothing in registers): four lanes measured 1.9 times as fast as the
+            // rings on C=4 V=4, C=4 V=5 and C=2 V=6, but slower on C=1 V=10 and V=11, which
+            // have no ties and many loops (README, "Search speed").
             packed: if methods == Methods::both(Method::Natural) && spec.colours() >= 2 {
                 PackedNatural::new(n, spec.values() as u8)
             } else {
