@@ -137,9 +137,12 @@ fn small_decks(c: &mut Criterion) {
             b.iter(|| {
                 let mut tricks = 0;
                 for four in deals.chunks(LANES) {
-                    let hands: Vec<_> = four.iter().map(|d| d.split_at(half)).collect();
+                    let mut hands: [(&[Card], &[Card]); LANES] = [(&[], &[]); LANES];
+                    for (h, d) in hands.iter_mut().zip(four) {
+                        *h = d.split_at(half);
+                    }
                     let mut results = [None; LANES];
-                    packed.play_lanes(&hands, Limits::DETERMINISTIC, &mut results);
+                    packed.play_lanes(&hands[..four.len()], Limits::DETERMINISTIC, &mut results);
                     for (d, r) in four.iter().zip(results) {
                         tricks += match r {
                             Some(r) => u64::from(r.tricks),

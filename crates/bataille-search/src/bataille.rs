@@ -24,8 +24,8 @@
 
 use bataille_engine::packed::LANES;
 use bataille_engine::{
-    DeckSpec, Ending, Finished, Game, Limits, Method, Methods, Outcome, PackedNatural, Position,
-    Scratch, SeenPositions, aligned, loop_positions, play_deterministic, play_random,
+    DeckSpec, Game, Limits, Method, Methods, Outcome, PackedNatural, Position, Scratch,
+    SeenPositions, aligned, loop_positions, play_deterministic, play_random,
     play_random_until_repeat,
 };
 use rand::seq::SliceRandom;
@@ -248,7 +248,7 @@ impl DealGame for Bataille {
         let BatailleWorker { deal, game, scratch, seen, .. } = w;
         let (first, second) = deal.split_at(self.half);
         if let Some(f) = self.packed.and_then(|p| p.play(first, second, self.limits)) {
-            return finished(f);
+            return record(f.into());
         }
         game.set(first, second);
         let r = if self.methods.is_deterministic() {
@@ -288,7 +288,7 @@ impl DealGame for Bataille {
         packed.play_lanes(&hands[..n], self.limits, &mut results);
         for (result, deal) in results.into_iter().zip(w.staged.chunks_exact(cards)).take(n) {
             let record = match result {
-                Some(f) => finished(f),
+                Some(f) => record(f.into()),
                 None => {
                     // Still running after the first phase: the engine plays it again.
                     w.game.set(&deal[..self.half], &deal[self.half..]);
@@ -323,17 +323,6 @@ impl DealGame for Bataille {
             None => Alignment::No,
         }
     }
-}
-
-/// A finished game of the register engine as a deal's record.
-#[inline]
-fn finished(f: Finished) -> DealRecord {
-    let outcome = match f.ending {
-        Ending::FirstWins => DealOutcome::FirstWins,
-        Ending::SecondWins => DealOutcome::SecondWins,
-        Ending::Draw => DealOutcome::Draw,
-    };
-    DealRecord { outcome, tricks: f.tricks.into(), cards: f.cards.into() }
 }
 
 /// An engine result as a deal's record.
