@@ -1,16 +1,15 @@
 //! Engine benchmarks: tricks per second on long games (the published 52-card records, and the
 //! longest 32-card games of `results/records.csv`), and games per second on fixed sets of
 //! seeded random 32- and 52-card deals, natural and optimized stacking; and, on small decks,
-//! natural games played in rings against the same played in registers ([`PackedNatural`]), one
-//! at a time and four at a time in the lanes of an AVX2 register.
+//! natural and optimized games played in rings against the same played in registers
+//! ([`Packed`]), one at a time and many at once in the lanes of vector registers.
 //!
 //! Run with `cargo bench -p bataille-benches --bench engine`.
 
 use std::hint::black_box;
 
-use bataille_engine::packed::LANES;
 use bataille_engine::{
-    Card, DeckSpec, Game, Limits, Method, Methods, PackedNatural, Position, Scratch,
+    Card, DeckSpec, Game, Limits, Method, Methods, Packed, PackedDeal, Position, Scratch,
     play_deterministic,
 };
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -99,62 +98,58 @@ fn games_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-/// Natural games of random deals of small decks, by the engine's rings ([`play_deterministic`])
-/// and by [`PackedNatural`], one at a time and four at a time (which hand the games still
-/// running after its first phase to [`play_deterministic`], as the searches do).
+/// Natural and optimized games of random deals of small decks, by the engine's rings
+/// ([`play_deterministic`]) and by [`Packed`], one at a time and many at once in vector lanes
+/// (which hand the games still running after its first phase to [`play_deterministic`], as the
+/// searches do).
 fn small_decks(c: &mut Criterion) {
-    let mut group = c.benchmark_group("small-decks-natural");
     const DEALS: usize = 1000;
-    let methods = Methods::both(Method::Natural);
-    for (colours, v) in [(4, 4), (4, 5), (2, 6), (1, 12)] {
-        let spec = DeckSpec::new(colours, v).unwrap();
-        let deals = random_deals(spec, DEALS);
-        let half = spec.first_hand();
-        let packed = PackedNatural::new(spec.cards(), v as Card).unwrap();
-        let name = format!("C{colours}V{v}");
-        group.throughput(Throughput::Elements(DEALS as u64));
-        let mut scratch = Scratch::default();
-        let mut start = Game::default();
-        let mut ring = |d: &[Card], scratch: &mut Scratch| {
-            start.set(&d[..half], &d[half..]);
-            play_deterministic(&start, methods, Limits::DETERMINISTIC, scratch).tricks
-        };
-        group.bench_function(BenchmarkId::new("rings", &name), |b| {
-            b.iter(|| black_box(deals.iter().map(|d| ring(d, &mut scratch)).sum::<u64>()))
-        });
-        group.bench_function(BenchmarkId::new("packed", &name), |b| {
-            b.iter(|| {
-                let games = deals.iter().map(|d| {
-                    match packed.play(&d[..half], &d[half..], Limits::DETERMINISTIC) {
-                        Some(r) => u64::from(r.tricks),
-                        None => ring(d, &mut scratch),
-                    }
-                });
-                black_box(games.sum::<u64>())
-            })
-        });
-        group.bench_function(BenchmarkId::new("lanes", &name), |b| {
-            b.iter(|| {
-                let mut tricks = 0;
-                for four in deals.chunks(LANES) {
-                    let mut hands: [(&[Card], &[Card]); LANES] = [(&[], &[]); LANES];
-                    for (h, d) in hands.iter_mut().zip(four) {
-                        *h = d.split_at(half);
-                    }
-                    let mut results = [None; LANES];
-                    packed.play_lanes(&hands[..four.len()], Limits::DETERMINISTIC, &mut results);
-                    for (d, r) in four.iter().zip(results) {
-                        tricks += match r {
+    for method in [Method::Natural, Method::Optimized] {
+        let mut group = c.benchmark_group(format!("small-decks-{method}"));
+        let methods = Methods::both(method);
+        for (colours, v) in [(4, 4), (4, 5), (2, 6), (1, 8)] {
+            let spec = DeckSpec::new(colours, v).unwrap();
+            let deals = random_deals(spec, DEALS);
+            let half = spec.first_hand();
+            let packed = Packed::new(spec.cards(), v as Card, method).unwrap();
+            let name = format!("C{colours}V{v}");
+            group.throughput(Throughput::Elements(DEALS as u64));
+            let mut scratch = Scratch::default();
+            let mut start = Game::default();
+            let mut ring = |d: &[Card], scratch: &mut Scratch| {
+                start.set(&d[..half], &d[half..]);
+                play_deterministic(&start, methods, Limits::DETERMINISTIC, scratch).tricks
+            };
+            group.bench_function(BenchmarkId::new("rings", &name), |b| {
+                b.iter(|| black_box(deals.iter().map(|d| ring(d, &mut scratch)).sum::<u64>()))
+            });
+            group.bench_function(BenchmarkId::new("packed", &name), |b| {
+                b.iter(|| {
+                    let games = deals.iter().map(|d| {
+                        match packed.play(&d[..half], &d[half..], Limits::DETERMINISTIC) {
                             Some(r) => u64::from(r.tricks),
                             None => ring(d, &mut scratch),
-                        };
-                    }
-                }
-                black_box(tricks)
-            })
-        });
+                        }
+                    });
+                    black_box(games.sum::<u64>())
+                })
+            });
+            let packed_deals: Vec<PackedDeal> =
+                deals.iter().map(|d| packed.pack(&d[..half], &d[half..])).collect();
+            let mut results = vec![None; DEALS];
+            group.bench_function(BenchmarkId::new("lanes", &name), |b| {
+                b.iter(|| {
+                    packed.play_many(&packed_deals, Limits::DETERMINISTIC, &mut results);
+                    let games = deals.iter().zip(&results).map(|(d, r)| match r {
+                        Some(r) => u64::from(r.tricks),
+                        None => ring(d, &mut scratch),
+                    });
+                    black_box(games.sum::<u64>())
+                })
+            });
+        }
+        group.finish();
     }
-    group.finish();
 }
 
 criterion_group!(benches, tricks_per_second, games_per_second, small_decks);

@@ -159,13 +159,10 @@ pub(crate) fn prepare_outputs(checkpoint: Option<&Path>, resume: bool, out: &Pat
                 path.display()
             );
         }
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if !dir.is_dir() {
-                bail!(
-                    "cannot write the checkpoint: the directory {} does not exist",
-                    dir.display()
-                );
-            }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+            && !dir.is_dir()
+        {
+            bail!("cannot write the checkpoint: the directory {} does not exist", dir.display());
         }
     }
     fs::create_dir_all(out)

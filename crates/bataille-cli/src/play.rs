@@ -219,12 +219,12 @@ fn print_summary(config: &PlayConfig, result: &GameResult) {
     };
     println!("tricks:    {}{until}", result.tricks);
     println!("cards:     {} per player{until}", result.cards);
-    if let Outcome::Cycle(_) = result.outcome {
-        if deal.first().len() == deal.second().len() {
-            match aligned::check(deal, config.methods) {
-                Ok(a) => println!("aligned:   yes, {}", a.summary()),
-                Err(why) => println!("aligned:   no: {why}"),
-            }
+    if let Outcome::Cycle(_) = result.outcome
+        && deal.first().len() == deal.second().len()
+    {
+        match aligned::check(deal, config.methods) {
+            Ok(a) => println!("aligned:   yes, {}", a.summary()),
+            Err(why) => println!("aligned:   no: {why}"),
         }
     }
 }

@@ -168,7 +168,7 @@ pub fn extend(parts: &[Position], methods: Methods) -> Result<Extension, ConcatE
 pub fn decompositions(values: usize) -> Vec<(usize, usize)> {
     (0..=values / 6)
         .rev()
-        .filter(|&b| (values - 6 * b) % 4 == 0)
+        .filter(|&b| (values - 6 * b).is_multiple_of(4))
         .map(|b| ((values - 6 * b) / 4, b))
         .filter(|&(a, b)| a + b > 0)
         .collect()

@@ -85,10 +85,10 @@ fn readings(
     f: &mut dyn FnMut(&[Card], Card, Card),
 ) {
     if chosen.len() == ties {
-        if let [low, high] = cards[..] {
-            if high > low {
-                f(chosen, high, low);
-            }
+        if let [low, high] = cards[..]
+            && high > low
+        {
+            f(chosen, high, low);
         }
         return;
     }

@@ -30,7 +30,7 @@
 //! - [`play`](mod@play): whole games, [`Outcome`], Brent's detection, cycle ids, loop listing.
 //! - [`aligned`]: the aligned-cycle test of the article's box 4.
 //! - [`backward`]: playing backwards, to extend long games into longer ones.
-//! - [`packed`]: natural games of small decks with each hand in a 64-bit register.
+//! - [`packed`]: natural and optimized games of small decks with each hand in a 64-bit register.
 
 pub mod aligned;
 pub mod backward;
@@ -43,7 +43,7 @@ pub mod spec;
 
 pub use game::{Ending, Game, NoRandom, OrderError, Trick, TrickResult};
 pub use method::{Method, Methods};
-pub use packed::{Finished, PackedNatural};
+pub use packed::{Finished, Packed, PackedDeal};
 pub use play::{
     Cycle, CycleId, GameResult, Limits, Outcome, Scratch, SeenPositions, loop_positions, play,
     play_deterministic, play_deterministic_phased, play_random, play_random_until_repeat,

@@ -102,7 +102,7 @@ impl Method {
     /// described in the module docs, on return the order in which they go under the winner's
     /// hand.
     pub fn order_table<R: Rng + ?Sized>(self, table: &mut [Card], winner: Player, rng: &mut R) {
-        debug_assert!(table.len() % 2 == 0);
+        debug_assert!(table.len().is_multiple_of(2));
         match self {
             Method::Natural | Method::FirstPlayerFirst => {
                 // Pairs from the last reveal back to the first, the chosen card of each first.

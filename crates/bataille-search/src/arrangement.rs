@@ -301,12 +301,13 @@ mod tests {
             let cards = deck(c, v);
             let h = cards.len() / 2;
             let all = brute_force(&cards);
-            let s = all.iter().filter(|a| cards.len() % 2 == 0 && a[..h] == a[h..]).count();
+            let s =
+                all.iter().filter(|a| cards.len().is_multiple_of(2) && a[..h] == a[h..]).count();
             let classes = all
                 .iter()
                 .map(|a| {
                     let swapped = [&a[h..], &a[..h]].concat();
-                    if cards.len() % 2 == 0 { a.clone().min(swapped) } else { a.clone() }
+                    if cards.len().is_multiple_of(2) { a.clone().min(swapped) } else { a.clone() }
                 })
                 .collect::<std::collections::BTreeSet<_>>()
                 .len();

@@ -11,10 +11,10 @@
 //! player of a played deal is then the one holding the lexicographically smaller hand, which is
 //! what "wins of the first player" counts in that mode.
 //!
-//! **Small decks.** Natural games of decks of several colours whose hands fit in 64 bits (C=4
-//! V ≤ 5, C=2 V ≤ 8, ...) are played by [`PackedNatural`] first, four deals at a time in the
-//! lanes of an AVX2 register ([`DealGame::batch`]), the engine taking over the rare game it
-//! hands back: the same results, faster where ties are frequent.
+//! **Small decks.** Natural and optimized games of decks of several colours whose hands fit in
+//! 64 bits (C=4 V ≤ 5, C=2 V ≤ 8, ...) are played by [`Packed`] first, [`BATCH`] deals at a
+//! time ([`DealGame::batch`]) in the lanes of AVX2 registers, the engine taking over the rare
+//! game it hands back: the same results, faster where ties are frequent.
 //!
 //! **Aligned loops.** A loop is reported *aligned* when one of its positions with two equal
 //! hands passes [`bataille_engine::aligned::check`]. This is a property of the loop, not of the
@@ -22,11 +22,10 @@
 //! itself, and the aligned position (the smallest in [`Position::canonical_cmp`] order) is the
 //! one that can be duplicated into longer aligned loops (article box 4).
 
-use bataille_engine::packed::LANES;
+use bataille_engine::packed::{Finished, PackedDeal};
 use bataille_engine::{
-    DeckSpec, Game, Limits, Method, Methods, Outcome, PackedNatural, Position, Scratch,
-    SeenPositions, aligned, loop_positions, play_deterministic, play_random,
-    play_random_until_repeat,
+    DeckSpec, Game, Limits, Method, Methods, Outcome, Packed, Position, Scratch, SeenPositions,
+    aligned, loop_positions, play_deterministic, play_random, play_random_until_repeat,
 };
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -58,9 +57,15 @@ pub struct Bataille {
     arrangements: Arrangements,
     half: usize,
     reduce: bool,
-    /// Natural games of decks of several colours whose hands fit in a register start there.
-    packed: Option<PackedNatural>,
+    /// Natural and optimized games of decks of several colours whose hands fit in a register
+    /// start there.
+    packed: Option<Packed>,
 }
+
+/// Deals played together where [`Packed`] plays the deck: enough that the lanes stay busy
+/// (each takes the next deal when its game is over, so only the last games of a batch leave
+/// lanes idle), few enough to stay in the first-level cache.
+pub const BATCH: usize = 256;
 
 /// The per-thread state of a bataille search.
 #[derive(Debug, Clone)]
@@ -71,6 +76,9 @@ pub struct BatailleWorker {
     seen: SeenPositions,
     /// The deals of the next batch, end to end ([`DealGame::stage`]).
     staged: Vec<u8>,
+    /// The same deals in registers, and their results.
+    packed: Vec<PackedDeal>,
+    results: Vec<Option<Finished>>,
 }
 
 impl Bataille {
@@ -97,15 +105,16 @@ impl Bataille {
                 && !methods.is_deterministic(),
             arrangements,
             half: n / 2,
-            reduce: n % 2 == 0 && methods.is_swap_symmetric(),
+            reduce: n.is_multiple_of(2) && methods.is_swap_symmetric(),
             // Registers pay where ties are frequent (a tie is a mispredicted branch in the
             // rings, and nothing in registers): four lanes measured 1.9 times as fast as the
             // rings on C=4 V=4, C=4 V=5 and C=2 V=6, but slower on C=1 V=10 and V=11, which
             // have no ties and many loops (README, "Search speed").
-            packed: if methods == Methods::both(Method::Natural) && spec.colours() >= 2 {
-                PackedNatural::new(n, spec.values() as u8)
-            } else {
-                None
+            packed: match methods.first {
+                m if methods == Methods::both(m) && spec.colours() >= 2 => {
+                    Packed::new(n, spec.values() as u8, m)
+                }
+                _ => None,
             },
             deck,
         }
@@ -163,6 +172,8 @@ impl DealGame for Bataille {
             scratch: Scratch::default(),
             seen: SeenPositions::default(),
             staged: vec![0; self.deck.len() * self.batch()],
+            packed: vec![PackedDeal::default(); self.batch()],
+            results: vec![None; self.batch()],
         }
     }
 
@@ -261,15 +272,18 @@ impl DealGame for Bataille {
         record(r)
     }
 
-    /// [`LANES`] natural deals at once where [`PackedNatural`] plays the deck.
+    /// [`BATCH`] deals at once where [`Packed`] plays the deck.
     fn batch(&self) -> usize {
-        if self.packed.is_some() { LANES } else { 1 }
+        if self.packed.is_some() { BATCH } else { 1 }
     }
 
     #[inline]
     fn stage(&self, w: &mut BatailleWorker, i: usize) {
         let n = w.deal.len();
         w.staged[i * n..(i + 1) * n].copy_from_slice(&w.deal);
+        let packed = self.packed.expect("deals are staged only for the register engine");
+        let (first, second) = w.deal.split_at(self.half);
+        w.packed[i] = packed.pack(first, second);
     }
 
     fn play_staged(
@@ -280,13 +294,8 @@ impl DealGame for Bataille {
     ) {
         let packed = self.packed.expect("deals are staged only for the register engine");
         let cards = w.deal.len();
-        let mut hands: [(&[u8], &[u8]); LANES] = [(&[], &[]); LANES];
-        for (h, deal) in hands.iter_mut().zip(w.staged.chunks_exact(cards)).take(n) {
-            *h = deal.split_at(self.half);
-        }
-        let mut results = [None; LANES];
-        packed.play_lanes(&hands[..n], self.limits, &mut results);
-        for (result, deal) in results.into_iter().zip(w.staged.chunks_exact(cards)).take(n) {
+        packed.play_many(&w.packed[..n], self.limits, &mut w.results);
+        for (&result, deal) in w.results.iter().zip(w.staged.chunks_exact(cards)).take(n) {
             let record = match result {
                 Some(f) => record(f.into()),
                 None => {

@@ -127,10 +127,10 @@ pub fn positional_insertion(
     // 1-based arrays with a spare 0 slot, as in the Pascal program.
     let mut t = vec![0u64; len + 1];
     for &u in base {
-        if let Ok(i) = usize::try_from(u) {
-            if i <= len {
-                t[i] = u;
-            }
+        if let Ok(i) = usize::try_from(u)
+            && i <= len
+        {
+            t[i] = u;
         }
     }
     let skeleton = t.clone();

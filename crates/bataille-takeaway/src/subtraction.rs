@@ -43,7 +43,7 @@ impl Subtraction {
     pub fn outcome(&self, n: u64) -> Outcome {
         let period = self.max_take.saturating_add(1);
         let p = match self.convention {
-            Convention::Normal => n % period == 0,
+            Convention::Normal => n.is_multiple_of(period),
             Convention::Misere => n % period == 1,
         };
         Outcome::from_win(!p)

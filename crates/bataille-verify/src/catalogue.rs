@@ -506,7 +506,7 @@ fn spivey(out: &mut Vec<Entry>) {
     // "For positive integers, V is neither 2^k (k >= 1) nor 3·2^k (k >= 0) exactly when
     // V = m·2^k with k >= 0 and m odd, m > 3."
     let two_to_k = |v: u64| v > 1 && v.is_power_of_two();
-    let three_two_to_k = |v: u64| v % 3 == 0 && (v / 3).is_power_of_two();
+    let three_two_to_k = |v: u64| v.is_multiple_of(3) && (v / 3).is_power_of_two();
     let first = |v: u64| !two_to_k(v) && !three_two_to_k(v);
     let second = |v: u64| (v >> v.trailing_zeros()) > 3;
     let bad: Vec<u64> = (1..=100_000).filter(|&v| first(v) != second(v)).collect();
