@@ -71,6 +71,24 @@ pub struct Packed {
     free: u64,
 }
 
+/// Calls `f::<W, OPT>(args)` with the bits a card and the method of `packed` as constants.
+macro_rules! dispatch {
+    ($packed:expr, $($f:ident)::+ ($($arg:expr),*)) => {
+        match ($packed.width, $packed.optimized) {
+            (1, false) => $($f)::+::<1, false>($($arg),*),
+            (2, false) => $($f)::+::<2, false>($($arg),*),
+            (3, false) => $($f)::+::<3, false>($($arg),*),
+            (4, false) => $($f)::+::<4, false>($($arg),*),
+            (5, false) => $($f)::+::<5, false>($($arg),*),
+            (_, false) => $($f)::+::<6, false>($($arg),*),
+            (1, true) => $($f)::+::<1, true>($($arg),*),
+            (2, true) => $($f)::+::<2, true>($($arg),*),
+            // At most 8 values: 3 bits.
+            (_, true) => $($f)::+::<3, true>($($arg),*),
+        }
+    };
+}
+
 /// Values an optimized pot can count: eight fields of 8 bits.
 const OPTIMIZED_VALUES: Card = 8;
 
@@ -156,23 +174,13 @@ impl Packed {
     #[inline]
     pub fn play_packed(&self, deal: PackedDeal, limits: Limits) -> Option<Finished> {
         let stop = self.free.min(limits.max_tricks);
-        let v = self.max_value;
-        match (self.width, self.optimized) {
-            (1, false) => play::<1, false>(deal, v, stop),
-            (2, false) => play::<2, false>(deal, v, stop),
-            (3, false) => play::<3, false>(deal, v, stop),
-            (4, false) => play::<4, false>(deal, v, stop),
-            (5, false) => play::<5, false>(deal, v, stop),
-            (_, false) => play::<6, false>(deal, v, stop),
-            (1, true) => play::<1, true>(deal, v, stop),
-            (2, true) => play::<2, true>(deal, v, stop),
-            (_, true) => play::<3, true>(deal, v, stop),
-        }
+        dispatch!(self, play(deal, self.max_value, stop))
     }
 
     /// [`Packed::play_packed`] for every deal of `deals` into `results` (`results[i]` for
-    /// `deals[i]`): in the lanes of AVX2 registers when the processor has them, each lane
-    /// taking the next deal as soon as its game is over, else one deal after the other.
+    /// `deals[i]`): in the lanes of vector registers where the processor has them (eight with
+    /// AVX-512, four with AVX2), each lane taking the next deal as soon as its game is over,
+    /// else one deal after the other.
     ///
     /// # Panics
     ///
@@ -188,26 +196,11 @@ impl Packed {
         if self.simd != Simd::None {
             let stop = self.free.min(limits.max_tricks);
             let v = self.max_value;
-            macro_rules! lanes {
-                ($play:ident) => {
-                    match (self.width, self.optimized) {
-                        (1, false) => lanes::$play::<1, false>(deals, v, stop, results),
-                        (2, false) => lanes::$play::<2, false>(deals, v, stop, results),
-                        (3, false) => lanes::$play::<3, false>(deals, v, stop, results),
-                        (4, false) => lanes::$play::<4, false>(deals, v, stop, results),
-                        (5, false) => lanes::$play::<5, false>(deals, v, stop, results),
-                        (_, false) => lanes::$play::<6, false>(deals, v, stop, results),
-                        (1, true) => lanes::$play::<1, true>(deals, v, stop, results),
-                        (2, true) => lanes::$play::<2, true>(deals, v, stop, results),
-                        (_, true) => lanes::$play::<3, true>(deals, v, stop, results),
-                    }
-                };
-            }
             // SAFETY: `simd` names only instructions the processor has (detected at run time).
             unsafe {
                 match self.simd {
-                    Simd::Avx512 => lanes!(play_avx512),
-                    _ => lanes!(play_avx2),
+                    Simd::Avx512 => dispatch!(self, lanes::play_avx512(deals, v, stop, results)),
+                    _ => dispatch!(self, lanes::play_avx2(deals, v, stop, results)),
                 }
             }
             return;
