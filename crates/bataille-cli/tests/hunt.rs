@@ -169,3 +169,41 @@ fn bad_input_is_refused() {
     check(&["-c", "4", "-v", "3", "-m", "sideways", "--exhaustive"], "unknown stacking method");
     check(&["-c", "0", "-v", "3", "--exhaustive"], "");
 }
+
+/// A run killed with SIGKILL, with no chance to save anything, resumes from its last
+/// checkpoint and ends with exactly the files of an uninterrupted run.
+#[test]
+fn killed_run_resumes_from_its_last_checkpoint() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let dir = scratch("killed");
+    let (full, cut, ck) = (dir.join("full"), dir.join("cut"), dir.join("run.ckpt"));
+    let args = ["hunt", "-c", "2", "-v", "6", "--exhaustive", "--threads", "1"];
+    let (cut_s, ck_s) = (cut.to_str().unwrap(), ck.to_str().unwrap());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bataille"))
+        .args(args)
+        .args(["--checkpoint", ck_s, "--checkpoint-every", "1", "--out", cut_s])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed as soon as its first checkpoint is there (std's `kill` is SIGKILL on Unix).
+    let started = Instant::now();
+    while !ck.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before its first checkpoint");
+        assert!(started.elapsed() < Duration::from_secs(120), "no checkpoint after 2 minutes");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    run_ok(&[&args[..], &["--checkpoint", ck_s, "--resume", "--out", cut_s]].concat());
+    run_ok(&[&args[..], &["--out", full.to_str().unwrap()]].concat());
+    assert_same_results(&full, &cut);
+    // The resumed run played only what the checkpoint had not.
+    let deals = |d: &Path| {
+        let m = fs::read_to_string(d.join("metadata.csv")).unwrap();
+        let line = m.lines().find(|l| l.starts_with("deals_played,")).unwrap().to_string();
+        line["deals_played,".len()..].parse::<u64>().unwrap()
+    };
+    assert!(deals(&cut) < deals(&full), "{} of {}", deals(&cut), deals(&full));
+}
