@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# One shard of a search submitted by scripts/slurm/submit.sh, run as an array task:
+#
+#   shard.sh BIN SHARDS DIR explore|hunt|bmn explore ARGS...
+#
+# Shard K (the array task id) of SHARDS writes DIR/shards/shard-K and checkpoints to
+# DIR/checkpoints/shard-K.ckpt. On a requeue (or a time limit, or pre-emption) SLURM sends
+# SIGTERM: bataille writes its checkpoint and the partial results and stops; the task's next
+# start finds the checkpoint and resumes from it. Only a shard that ran to the end gets
+# DIR/checkpoints/shard-K.done, which the merge job looks for.
+set -euo pipefail
+bin=$1
+shards=$2
+dir=$3
+shift 3
+k=${SLURM_ARRAY_TASK_ID:?run as a job array task (sbatch --array)}
+checkpoint=$dir/checkpoints/shard-$k.ckpt
+done=$dir/checkpoints/shard-$k.done
+out=$dir/shards/shard-$k
+resume=()
+if [[ -f $checkpoint ]]; then resume=(--resume); fi
+rm -f -- "$done"
+
+echo "== shard $k/$shards: job ${SLURM_ARRAY_JOB_ID:-?}_$k on $(hostname) at $(date -u +%Y-%m-%dT%H:%M:%SZ)," \
+    "start $((${SLURM_RESTART_COUNT:-0} + 1)): ${resume[*]:+resuming from $checkpoint}${resume[*]:-fresh start}"
+status=0
+"$bin" "$@" --shard "$k/$shards" --threads "${SLURM_CPUS_PER_TASK:-1}" \
+    --checkpoint "$checkpoint" "${resume[@]}" --out "$out" || status=$?
+if ((status == 0)); then
+    touch -- "$done"
+    echo "== shard $k/$shards complete at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+else
+    echo "== shard $k/$shards stopped (exit $status) at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+fi
+exit "$status"
