@@ -18,11 +18,15 @@ checkpoint=$dir/checkpoints/shard-$k.ckpt
 done=$dir/checkpoints/shard-$k.done
 out=$dir/shards/shard-$k
 resume=()
-if [[ -f $checkpoint ]]; then resume=(--resume); fi
+how="fresh start"
+if [[ -f $checkpoint ]]; then
+    resume=(--resume)
+    how="resuming from $checkpoint"
+fi
 rm -f -- "$done"
 
-echo "== shard $k/$shards: job ${SLURM_ARRAY_JOB_ID:-?}_$k on $(hostname) at $(date -u +%Y-%m-%dT%H:%M:%SZ)," \
-    "start $((${SLURM_RESTART_COUNT:-0} + 1)): ${resume[*]:+resuming from $checkpoint}${resume[*]:-fresh start}"
+echo "== shard $k/$shards: job ${SLURM_ARRAY_JOB_ID:-?}_$k on $(hostname) at" \
+    "$(date -u +%Y-%m-%dT%H:%M:%SZ), start $((${SLURM_RESTART_COUNT:-0} + 1)): $how"
 status=0
 "$bin" "$@" --shard "$k/$shards" --threads "${SLURM_CPUS_PER_TASK:-1}" \
     --checkpoint "$checkpoint" "${resume[@]}" --out "$out" || status=$?

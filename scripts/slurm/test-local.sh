@@ -37,8 +37,52 @@ fail() {
 [[ -x $bin ]] || fail "no binary $bin: build it (cargo build --release -p bataille-cli) or set BATAILLE"
 bin=$(readlink -f -- "$bin")
 
-# --- 1. packages -----------------------------------------------------------------------------
+# Everything this script creates, and the daemons it starts, go when it exits.
+work=$(mktemp -d /tmp/bataille-slurm-test.XXXXXX)
+pids=()
+ctld_pid=
 policy_created=false
+cleanup() {
+    local status=$?
+    set +e
+    local i pid order=()
+    if [[ -n $ctld_pid ]] && kill -0 "$ctld_pid" 2>/dev/null; then
+        scancel --quiet --full --user root 2>/dev/null
+        for ((i = 0; i < 60; i++)); do
+            [[ -z $(squeue -h -o %i 2>/dev/null) ]] && break
+            sleep 0.5
+        done
+    fi
+    # slurmd, slurmctld, then munged: the SLURM daemons talk through munged until they exit.
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do order+=("${pids[i]}"); done
+    for pid in "${order[@]}"; do
+        kill -TERM "$pid" 2>/dev/null
+        for ((i = 0; i < 40; i++)); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.25
+        done
+        kill -KILL "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+    done
+    if [[ $policy_created == true ]]; then rm -f /usr/sbin/policy-rc.d; fi
+    if ((status != 0)) && [[ -d $work ]]; then
+        for log in "$work"/log/*.log; do
+            echo "--- last lines of $log" >&2
+            tail -n 15 "$log" >&2
+        done
+    fi
+    if [[ ${BATAILLE_SLURM_KEEP-} == 1 ]]; then
+        say "daemons stopped, $work kept ($(($(date +%s) - started)) s in all)"
+    else
+        rm -rf -- "$work"
+        say "daemons stopped, $work removed ($(($(date +%s) - started)) s in all)"
+    fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# --- 1. packages -----------------------------------------------------------------------------
 install_packages() {
     # Services must not start during the installation: a policy-rc.d that refuses them is put
     # in place for the time of the installation if there is none.
@@ -59,7 +103,7 @@ install_packages() {
         ((try < 3)) || fail "apt-get could not install slurm-wlm and munge"
         sleep 10
     done
-    if $policy_created; then
+    if [[ $policy_created == true ]]; then
         rm -f /usr/sbin/policy-rc.d
         policy_created=false
     fi
@@ -70,51 +114,13 @@ for tool in munged mungekey slurmctld slurmd sbatch squeue scontrol scancel; do
     command -v "$tool" >/dev/null || missing+=("$tool")
 done
 if ((${#missing[@]})); then
+    command -v apt-get >/dev/null ||
+        fail "missing ${missing[*]} and no apt-get: install SLURM (slurmctld, slurmd, client) and munge"
     say "missing ${missing[*]}: installing slurm-wlm and munge"
     install_packages
 fi
 
 # --- 2. a private single-node SLURM ----------------------------------------------------------
-work=$(mktemp -d /tmp/bataille-slurm-test.XXXXXX)
-pids=()
-cleanup() {
-    local status=$?
-    set +e
-    if [[ -n ${SLURM_CONF-} ]] && ((${#pids[@]})); then
-        scancel --quiet --full --user root 2>/dev/null
-        local i
-        for ((i = 0; i < 60; i++)); do
-            [[ -z $(squeue -h -o %i 2>/dev/null) ]] && break
-            sleep 0.5
-        done
-    fi
-    local pid
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-    for pid in "${pids[@]}"; do
-        for ((i = 0; i < 40; i++)); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.25
-        done
-        kill -KILL "$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null
-    done
-    if $policy_created; then rm -f /usr/sbin/policy-rc.d; fi
-    if ((status != 0)) && [[ -d $work ]]; then
-        for log in "$work"/log/*.log; do
-            echo "--- last lines of $log" >&2
-            tail -n 15 "$log" >&2
-        done
-    fi
-    if [[ ${BATAILLE_SLURM_KEEP-} == 1 ]]; then
-        say "daemons stopped, $work kept ($(($(date +%s) - started)) s in all)"
-    else
-        rm -rf -- "$work"
-        say "daemons stopped, $work removed ($(($(date +%s) - started)) s in all)"
-    fi
-    exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 
 free_port() {
     local port
@@ -180,6 +186,7 @@ for ((i = 0; i < 40; i++)); do
 done
 [[ -S $work/munge/munge.socket ]] || fail "munged did not start"
 slurmctld -D -c -f "$SLURM_CONF" >"$work/log/slurmctld.out" 2>&1 &
+ctld_pid=$!
 pids+=($!)
 slurmd -D -N "$node" -f "$SLURM_CONF" >"$work/log/slurmd.out" 2>&1 &
 pids+=($!)
@@ -263,6 +270,7 @@ until queue_empty; do
 done
 
 log=$runs/c4v13/logs/shard-2.log
+grep -q 'stopped before the end' "$log" || fail "shard 2 was not stopped mid-run: $(cat "$log")"
 grep -q 'start 2: resuming from' "$log" || fail "shard 2 did not resume from its checkpoint: $(cat "$log")"
 # The second start played only what the first had left.
 played=$(grep -o '[0-9]* deals played' "$log" | tail -n 1 | cut -d' ' -f1)
