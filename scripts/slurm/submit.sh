@@ -22,7 +22,8 @@
 #   DIR/merged/                  the merged results: the files of a single run
 #   DIR/submit.txt               the search, the shard count, the binary and the job ids
 #
-# The launcher owns --shard, --checkpoint, --resume and --threads: giving them is refused.
+# The launcher owns --shard, --checkpoint, --resume and --threads: giving them is refused, and
+# so is --records (every shard would append to the file).
 # Partition, account and the like come from sbatch's own environment variables
 # (SBATCH_PARTITION, SBATCH_ACCOUNT, ...). DIR and the binary must be visible from every node.
 # See docs/cluster.md.
@@ -102,6 +103,9 @@ while (($#)); do
         --threads | --threads=*)
             die "'${1%%=*}' is set by the launcher from --cpus: leave it out"
             ;;
+        --records | --records=*)
+            die "'--records' would have every shard append its own rows to the file at the same time: leave it out (DIR/merged/records.csv holds the longest games)"
+            ;;
         *)
             args+=("$1")
             shift
@@ -139,16 +143,14 @@ if ! $dry_run; then
     command -v sbatch >/dev/null || die "no sbatch on PATH: run this on a SLURM login node"
 fi
 
-mkdir -p -- "$out"
-out=$(readlink -f -- "$out")
+out=$(readlink -m -- "$out")
+[[ ! -e $out || -d $out ]] || die "--out $out exists and is not a directory"
 if [[ -f $out/submit.txt ]]; then
     previous=$(sed -n 's/^search: //p' "$out/submit.txt" | tail -n 1)
     current="${command[*]} ${args[*]} (shards $shards)"
     [[ $previous == "$current" ]] ||
         die "$out holds another search ($previous): choose another --out"
 fi
-mkdir -p -- "$out/shards" "$out/checkpoints" "$out/logs"
-
 name=bataille-$(basename -- "$out")
 array=${tasks:-1-$shards}
 shard_cmd=(sbatch --parsable --job-name "$name" --array "$array" --cpus-per-task "$cpus"
@@ -165,6 +167,9 @@ if $dry_run; then
     echo
     exit 0
 fi
+
+# The folders exist before the jobs are queued: SLURM opens the logs when a task starts.
+mkdir -p -- "$out/shards" "$out/checkpoints" "$out/logs"
 
 job=$("${shard_cmd[@]}") || die "sbatch refused the job array: nothing queued"
 job=${job%%;*}

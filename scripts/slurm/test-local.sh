@@ -220,8 +220,12 @@ refused --bin "$bin" -- "${good[@]}" --shard 1/2 --out "$runs/bad"
 refused --bin "$bin" -- "${good[@]}" --checkpoint x.ckpt --out "$runs/bad"
 refused --bin "$bin" -- "${good[@]}" --resume --out "$runs/bad"
 refused --bin "$bin" -- "${good[@]}" --threads 2 --out "$runs/bad"
+refused --bin "$bin" -- "${good[@]}" --records records.csv --out "$runs/bad"
 refused --bin "$bin" -- explore -c 0 -v 3 --exhaustive --out "$runs/bad"
-[[ ! -e $runs/bad ]] || fail "a refused submission created its output folder"
+"$submit" --dry-run --bin "$bin" -- "${good[@]}" --out "$runs/bad" | grep -q '^sbatch ' ||
+    fail "submit.sh --dry-run printed no sbatch command"
+queue_empty || fail "submit.sh --dry-run queued something"
+[[ ! -e $runs/bad ]] || fail "a refused or dry-run submission created its output folder"
 say "bad submissions refused, nothing queued"
 
 c4v4=(explore -c 4 -v 4 --exhaustive)
