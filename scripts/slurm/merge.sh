@@ -40,8 +40,9 @@ if ((${#missing[@]})); then
         IFS=,
         echo "${missing[*]}"
     )
-    echo "merge.sh: ${#missing[@]} of $shards shards missing or unfinished: $list (see $dir/logs/shard-K.log);" \
-        "rerun them with submit.sh --tasks $list and the same search" >&2
+    echo "merge.sh: ${#missing[@]} of $shards shards missing or unfinished: $list" \
+        "(see $dir/logs/shard-K.log); rerun them with submit.sh --tasks $list" \
+        "and the same search" >&2
     exit 1
 fi
 exec "$bin" merge "${parts[@]}" --out "$dir/merged"

@@ -50,7 +50,7 @@ while (($#)); do
         --tasks) tasks=${2-}; shift 2 || die "--tasks needs a value" ;;
         --dry-run) dry_run=true; shift ;;
         --) shift; break ;;
-        *) die "unknown option '$1' (the search comes after --, e.g. -- explore -c 4 -v 5 --exhaustive --out DIR)" ;;
+        *) die "unknown option '$1' (the search comes after --, e.g. -- explore ... --out DIR)" ;;
     esac
 done
 
@@ -104,7 +104,8 @@ while (($#)); do
             die "'${1%%=*}' is set by the launcher from --cpus: leave it out"
             ;;
         --records | --records=*)
-            die "'--records' would have every shard append its own rows to the file at the same time: leave it out (DIR/merged/records.csv holds the longest games)"
+            die "'--records' would have every shard append its own rows to the file:" \
+                "leave it out (DIR/merged/records.csv holds the longest games)"
             ;;
         *)
             args+=("$1")
@@ -121,7 +122,8 @@ done
 
 # The binary, as an absolute path: the tasks run it from their own directory.
 if [[ -z $bin ]]; then
-    bin=$(command -v bataille) || die "no bataille on PATH: build it (cargo build --release) and give --bin PATH"
+    bin=$(command -v bataille) ||
+        die "no bataille on PATH: build it (cargo build --release) and give --bin PATH"
 fi
 [[ -f $bin && -x $bin ]] || die "the binary '$bin' does not exist or is not executable"
 bin=$(readlink -f -- "$bin")
@@ -159,11 +161,12 @@ shard_cmd=(sbatch --parsable --job-name "$name" --array "$array" --cpus-per-task
     "${every[@]}")
 merge_cmd=(sbatch --parsable --job-name "$name-merge" --cpus-per-task 1 --time "$limit"
     --open-mode append --output "$out/logs/merge.log" --chdir "$out")
+merge_args=("$here/merge.sh" --bin "$bin" "$out" "$shards")
 
 if $dry_run; then
     printf '%q ' "${shard_cmd[@]}"
     echo
-    printf '%q ' "${merge_cmd[@]}" --dependency afterany:JOBID "$here/merge.sh" --bin "$bin" "$out" "$shards"
+    printf '%q ' "${merge_cmd[@]}" --dependency afterany:JOBID "${merge_args[@]}"
     echo
     exit 0
 fi
@@ -173,7 +176,7 @@ mkdir -p -- "$out/shards" "$out/checkpoints" "$out/logs"
 
 job=$("${shard_cmd[@]}") || die "sbatch refused the job array: nothing queued"
 job=${job%%;*}
-if ! merge=$("${merge_cmd[@]}" --dependency "afterany:$job" "$here/merge.sh" --bin "$bin" "$out" "$shards"); then
+if ! merge=$("${merge_cmd[@]}" --dependency "afterany:$job" "${merge_args[@]}"); then
     scancel "$job" || true
     die "sbatch refused the merge job: job array $job cancelled"
 fi
