@@ -152,6 +152,13 @@ if [[ -f $out/submit.txt ]]; then
     current="${command[*]} ${args[*]} (shards $shards)"
     [[ $previous == "$current" ]] ||
         die "$out holds another search ($previous): choose another --out"
+    # Two tasks of one shard at once would write the same checkpoint.
+    earlier=$(sed -n 's/^jobs: array \([0-9]*\), merge \([0-9]*\)$/\1,\2/p' "$out/submit.txt" | tail -n 1)
+    if [[ -n $earlier ]] && ! $dry_run; then
+        queued=$(squeue -h -j "$earlier" -o %i 2>/dev/null || true)
+        [[ -z $queued ]] ||
+            die "the jobs $earlier of $out are still queued or running: wait for them or scancel them"
+    fi
 fi
 name=bataille-$(basename -- "$out")
 array=${tasks:-1-$shards}

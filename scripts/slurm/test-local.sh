@@ -208,7 +208,6 @@ refused() {
     local status=0
     "$submit" "$@" >"$work/refusal.log" 2>&1 || status=$?
     ((status == 2)) || fail "submit.sh $* was not refused (exit $status): $(cat "$work/refusal.log")"
-    queue_empty || fail "submit.sh $* queued something"
 }
 good=(explore -c 4 -v 3 --exhaustive)
 refused --bin "$bin" -- "${good[@]}"
@@ -224,6 +223,7 @@ refused --bin "$bin" -- "${good[@]}" --resume --out "$runs/bad"
 refused --bin "$bin" -- "${good[@]}" --threads 2 --out "$runs/bad"
 refused --bin "$bin" -- "${good[@]}" --records records.csv --out "$runs/bad"
 refused --bin "$bin" -- explore -c 0 -v 3 --exhaustive --out "$runs/bad"
+queue_empty || fail "a refused submission queued something"
 "$submit" --dry-run --bin "$bin" -- "${good[@]}" --out "$runs/bad" | grep -q '^sbatch ' ||
     fail "submit.sh --dry-run printed no sbatch command"
 queue_empty || fail "submit.sh --dry-run queued something"
@@ -240,6 +240,13 @@ c3v4=(hunt -c 3 -v 4 -m natural --exhaustive)
 cd "$work"
 "$submit" --shards 8 --cpus 1 --time 10 --bin "$bin" -- "${c4v4[@]}" --checkpoint-every 1 \
     --out runs/c4v4 >/dev/null
+# Submitted again while its jobs are queued: refused (the highest job id stays the merge job's).
+last=$(sed -n 's/^jobs: array [0-9]*, merge \([0-9]*\)$/\1/p' runs/c4v4/submit.txt)
+refused --bin "$bin" --shards 8 -- "${c4v4[@]}" --checkpoint-every 1 --out runs/c4v4
+grep -q 'still queued or running' "$work/refusal.log" ||
+    fail "a second submission into runs/c4v4 was refused for another reason: $(cat "$work/refusal.log")"
+(($(squeue -h -o %F | sort -n | tail -n 1) == last)) ||
+    fail "a second submission into runs/c4v4 was queued"
 "$submit" --shards 4 --cpus 1 --time 10 --bin "$bin" -- "${c4v13[@]}" --checkpoint-every 1 \
     --out "$runs/c4v13" >/dev/null
 # The hunt without its shard 3: the merge must name it.
