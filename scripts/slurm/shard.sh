@@ -27,9 +27,21 @@ rm -f -- "$done"
 
 echo "== shard $k/$shards: job ${SLURM_ARRAY_JOB_ID:-?}_$k on $(hostname) at" \
     "$(date -u +%Y-%m-%dT%H:%M:%SZ), start $((${SLURM_RESTART_COUNT:-0} + 1)): $how"
-status=0
+# SLURM signals every process of the task (SIGTERM, then SIGKILL after KillWait). This shell
+# must outlive bataille: once the batch script exits, SLURM kills what is left of the task,
+# which could cut the last checkpoint short. So the shell only notes the signal (bataille has
+# had it too; a second one would make it quit without its checkpoint) and waits.
+trap : TERM INT
 "$bin" "$@" --shard "$k/$shards" --threads "${SLURM_CPUS_PER_TASK:-1}" \
-    --checkpoint "$checkpoint" "${resume[@]}" --out "$out" || status=$?
+    --checkpoint "$checkpoint" "${resume[@]}" --out "$out" &
+pid=$!
+status=0
+wait "$pid" || status=$?
+# A signal ends `wait` early: wait again, for the exit status.
+while kill -0 "$pid" 2>/dev/null; do
+    status=0
+    wait "$pid" || status=$?
+done
 if ((status == 0)); then
     touch -- "$done"
     echo "== shard $k/$shards complete at $(date -u +%Y-%m-%dT%H:%M:%SZ)"

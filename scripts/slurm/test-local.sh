@@ -258,11 +258,12 @@ say "submitted: $(squeue -h -o '%i' | tr '\n' ' ')"
 # Requeue shard 2 of the 52-card run once it has run past its first checkpoint.
 array=$(sed -n 's/^jobs: array \([0-9]*\),.*/\1/p' "$runs/c4v13/submit.txt")
 task=${array}_2
-for ((i = 0; i < 1200; i++)); do
+log=$runs/c4v13/logs/shard-2.log
+for ((i = 0; ; i++)); do
     state=$(squeue -h -j "$task" -o %T 2>/dev/null || true)
     if [[ $state == RUNNING && -f $runs/c4v13/checkpoints/shard-2.ckpt ]]; then break; fi
-    [[ $state == PENDING || $state == RUNNING || $state == CONFIGURING ]] ||
-        fail "task $task ended before it could be requeued (state '$state')"
+    if grep -qs 'complete at' "$log"; then fail "task $task ended before it could be requeued"; fi
+    ((i < 3000)) || fail "task $task did not run with a checkpoint within 5 minutes"
     sleep 0.1
 done
 scontrol requeue "$task"
@@ -283,8 +284,9 @@ until queue_empty; do
     sleep 0.5
 done
 
-log=$runs/c4v13/logs/shard-2.log
 grep -q 'stopped before the end' "$log" || fail "shard 2 was not stopped mid-run: $(cat "$log")"
+grep -q 'shard 2/4 stopped (exit 130)' "$log" ||
+    fail "shard 2's script did not see bataille stop after its checkpoint: $(cat "$log")"
 grep -q 'start 2: resuming from' "$log" || fail "shard 2 did not resume from its checkpoint: $(cat "$log")"
 # The second start played only what the first had left.
 played=$(grep -o '[0-9]* deals played' "$log" | tail -n 1 | cut -d' ' -f1)
