@@ -224,8 +224,8 @@ refused --bin "$bin" -- "${good[@]}" --threads 2 --out "$runs/bad"
 refused --bin "$bin" -- "${good[@]}" --records records.csv --out "$runs/bad"
 refused --bin "$bin" -- explore -c 0 -v 3 --exhaustive --out "$runs/bad"
 queue_empty || fail "a refused submission queued something"
-"$submit" --dry-run --bin "$bin" -- "${good[@]}" --out "$runs/bad" | grep -q '^sbatch ' ||
-    fail "submit.sh --dry-run printed no sbatch command"
+dry=$("$submit" --dry-run --bin "$bin" -- "${good[@]}" --out "$runs/bad")
+[[ $dry == sbatch\ * ]] || fail "submit.sh --dry-run printed no sbatch command: $dry"
 queue_empty || fail "submit.sh --dry-run queued something"
 [[ ! -e $runs/bad ]] || fail "a refused or dry-run submission created its output folder"
 say "bad submissions refused, nothing queued"
