@@ -3,7 +3,8 @@
 #
 #   scripts/slurm/test-local.sh     # as root; BATAILLE=PATH picks the binary (default
 #                                   # target/release/bataille), BATAILLE_SLURM_KEEP=1 keeps
-#                                   # the temporary folder (logs, results) for inspection
+#                                   # the temporary folder (logs, results) for inspection,
+#                                   # BATAILLE_SLURM_DEALS=N sets the 52-card run's size
 #
 # 1. Installs slurm-wlm and munge with apt-get if they are missing (and says so: they are left
 #    installed; no service is started by the installation).
@@ -231,9 +232,10 @@ queue_empty || fail "submit.sh --dry-run queued something"
 say "bad submissions refused, nothing queued"
 
 c4v4=(explore -c 4 -v 4 --exhaustive)
-# 52-card deals: 10^7 of them, so that each shard runs a few seconds and can be requeued
-# after its first checkpoint.
-c4v13=(explore -c 4 -v 13 --random 10000000 --seed 2026)
+# 52-card deals, enough for each shard to run a few seconds and be requeued after its first
+# checkpoint: 10^7 by default (about 3 s a shard with the release binary here).
+deals=${BATAILLE_SLURM_DEALS:-10000000}
+c4v13=(explore -c 4 -v 13 --random "$deals" --seed 2026)
 # 6 work units, 2 per shard, 164 looping deals.
 c3v4=(hunt -c 3 -v 4 -m natural --exhaustive)
 # Submitted from another directory, with the binary given by --bin.
