@@ -31,16 +31,17 @@ echo "== shard $k/$shards: job ${SLURM_ARRAY_JOB_ID:-?}_$k on $(hostname) at" \
 # must outlive bataille: once the batch script exits, SLURM kills what is left of the task,
 # which could cut the last checkpoint short. So the shell only notes the signal (bataille has
 # had it too; a second one would make it quit without its checkpoint) and waits.
-trap : TERM INT
+signalled=false
+trap 'signalled=true' TERM INT
 "$bin" "$@" --shard "$k/$shards" --threads "${SLURM_CPUS_PER_TASK:-1}" \
     --checkpoint "$checkpoint" "${resume[@]}" --out "$out" &
 pid=$!
-status=0
-wait "$pid" || status=$?
-# A signal ends `wait` early: wait again, for the exit status.
-while kill -0 "$pid" 2>/dev/null; do
+while :; do
+    signalled=false
     status=0
     wait "$pid" || status=$?
+    # A signal ends `wait` early, before bataille does: wait again, for its exit status.
+    [[ $signalled == true ]] || break
 done
 if ((status == 0)); then
     touch -- "$done"
