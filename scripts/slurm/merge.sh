@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Merges the shards of a search submitted by scripts/slurm/submit.sh (its merge job runs this
+# once every array task has ended), or by hand:
+#
+#   scripts/slurm/merge.sh [--bin PATH] DIR SHARDS
+#
+# Checks that every shard K from 1 to SHARDS ran to the end (DIR/shards/shard-K/state.txt and
+# DIR/checkpoints/shard-K.done exist: a shard stopped by a time limit has written partial
+# results but no .done), then runs `bataille merge` into DIR/merged. Exits 1 naming the missing
+# or unfinished shards (and merges nothing) if there are any, 2 on bad arguments.
+set -euo pipefail
+bin=
+if [[ ${1-} == --bin ]]; then
+    bin=${2:?--bin needs a path}
+    shift 2
+fi
+if (($# != 2)) || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then
+    echo "usage: merge.sh [--bin PATH] DIR SHARDS" >&2
+    exit 2
+fi
+dir=$1
+shards=$2
+bin=${bin:-$(command -v bataille)} || {
+    echo "merge.sh: no bataille on PATH: give --bin PATH" >&2
+    exit 2
+}
+
+echo "== merge of $shards shards of $dir, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+missing=()
+parts=()
+for ((k = 1; k <= shards; k++)); do
+    if [[ -f $dir/shards/shard-$k/state.txt && -f $dir/checkpoints/shard-$k.done ]]; then
+        parts+=("$dir/shards/shard-$k")
+    else
+        missing+=("$k")
+    fi
+done
+if ((${#missing[@]})); then
+    list=$(
+        IFS=,
+        echo "${missing[*]}"
+    )
+    echo "merge.sh: ${#missing[@]} of $shards shards missing or unfinished: $list" \
+        "(see $dir/logs/shard-K.log); rerun them with submit.sh --tasks $list" \
+        "and the same search" >&2
+    exit 1
+fi
+exec "$bin" merge "${parts[@]}" --out "$dir/merged"

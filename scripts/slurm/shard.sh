@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# One shard of a search submitted by scripts/slurm/submit.sh, run as an array task:
+#
+#   shard.sh BIN SHARDS DIR explore|hunt|bmn explore ARGS...
+#
+# Shard K (the array task id) of SHARDS writes DIR/shards/shard-K and checkpoints to
+# DIR/checkpoints/shard-K.ckpt. On a requeue (or a time limit, or pre-emption) SLURM sends
+# SIGTERM: bataille writes its checkpoint and the partial results and stops; the task's next
+# start finds the checkpoint and resumes from it. Only a shard that ran to the end gets
+# DIR/checkpoints/shard-K.done, which the merge job looks for.
+set -euo pipefail
+bin=$1
+shards=$2
+dir=$3
+shift 3
+k=${SLURM_ARRAY_TASK_ID:?run as a job array task (sbatch --array)}
+checkpoint=$dir/checkpoints/shard-$k.ckpt
+done=$dir/checkpoints/shard-$k.done
+out=$dir/shards/shard-$k
+resume=()
+how="fresh start"
+if [[ -f $checkpoint ]]; then
+    resume=(--resume)
+    how="resuming from $checkpoint"
+fi
+rm -f -- "$done"
+
+echo "== shard $k/$shards: job ${SLURM_ARRAY_JOB_ID:-?}_$k on $(hostname) at" \
+    "$(date -u +%Y-%m-%dT%H:%M:%SZ), start $((${SLURM_RESTART_COUNT:-0} + 1)): $how"
+# SLURM signals every process of the task (SIGTERM, then SIGKILL after KillWait). This shell
+# must outlive bataille: once the batch script exits, SLURM kills what is left of the task,
+# which could cut the last checkpoint short. So the shell only notes the signal (bataille has
+# had it too; a second one would make it quit without its checkpoint) and waits.
+signalled=false
+trap 'signalled=true' TERM INT
+"$bin" "$@" --shard "$k/$shards" --threads "${SLURM_CPUS_PER_TASK:-1}" \
+    --checkpoint "$checkpoint" "${resume[@]}" --out "$out" &
+pid=$!
+while :; do
+    signalled=false
+    status=0
+    wait "$pid" || status=$?
+    # A signal ends `wait` early, before bataille does: wait again, for its exit status.
+    [[ $signalled == true ]] || break
+done
+if ((status == 0)); then
+    touch -- "$done"
+    echo "== shard $k/$shards complete at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+else
+    echo "== shard $k/$shards stopped (exit $status) at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+fi
+exit "$status"

@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# Submits a sharded search to SLURM: a job array of N shards, one per array task, each with its
+# own checkpoint (requeue-safe: a requeued or resubmitted task resumes where it stopped), and a
+# merge job that runs once every task has ended and checks that no shard is missing.
+#
+#   scripts/slurm/submit.sh [OPTIONS] -- explore|hunt|bmn explore ARGS... --out DIR
+#
+# Options (before the --):
+#   --shards N      number of shards, one array task each (default 64)
+#   --cpus C        CPUs per task, passed to the search as --threads (default 16)
+#   --time T        time limit of each task, in any format sbatch accepts (default 02:00:00)
+#   --bin PATH      the bataille binary (default: bataille on PATH)
+#   --tasks LIST    submit only these array tasks, e.g. 3,7 or 5-9 (to rerun the shards that
+#                   failed; the others keep their outputs)
+#   --dry-run       check everything and print the sbatch commands without queueing anything
+#
+# Under DIR (created before anything is queued):
+#   DIR/shards/shard-K/          output of shard K
+#   DIR/checkpoints/shard-K.ckpt its checkpoint
+#   DIR/logs/shard-K.log         its log, every attempt appended
+#   DIR/logs/merge.log           log of the merge job
+#   DIR/merged/                  the merged results: the files of a single run
+#   DIR/submit.txt               the search, the shard count, the binary and the job ids
+#
+# The launcher owns --shard, --checkpoint, --resume and --threads: giving them is refused, and
+# so is --records (every shard would append to the file).
+# Partition, account and the like come from sbatch's own environment variables
+# (SBATCH_PARTITION, SBATCH_ACCOUNT, ...). DIR and the binary must be visible from every node.
+# See docs/cluster.md.
+set -euo pipefail
+
+die() {
+    echo "submit.sh: $*" >&2
+    exit 2
+}
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+shards=64
+cpus=16
+limit=02:00:00
+bin=
+tasks=
+dry_run=false
+while (($#)); do
+    case $1 in
+        --shards) shards=${2-}; shift 2 || die "--shards needs a value" ;;
+        --cpus) cpus=${2-}; shift 2 || die "--cpus needs a value" ;;
+        --time) limit=${2-}; shift 2 || die "--time needs a value" ;;
+        --bin) bin=${2-}; shift 2 || die "--bin needs a value" ;;
+        --tasks) tasks=${2-}; shift 2 || die "--tasks needs a value" ;;
+        --dry-run) dry_run=true; shift ;;
+        --) shift; break ;;
+        *) die "unknown option '$1' (the search comes after --, e.g. -- explore ... --out DIR)" ;;
+    esac
+done
+
+[[ $shards =~ ^[0-9]+$ ]] && ((10#$shards >= 1)) ||
+    die "invalid shard count '$shards': expected a whole number of at least 1"
+shards=$((10#$shards))
+[[ $cpus =~ ^[0-9]+$ ]] && ((10#$cpus >= 1)) ||
+    die "invalid CPU count '$cpus': expected a whole number of at least 1"
+cpus=$((10#$cpus))
+[[ -n $limit ]] || die "empty time limit: expected e.g. 02:00:00"
+if [[ -n $tasks ]]; then
+    [[ $tasks =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] ||
+        die "invalid task list '$tasks': expected shard numbers and ranges, e.g. 3,7,10-12"
+    for t in ${tasks//[,-]/ }; do
+        ((10#$t >= 1 && 10#$t <= shards)) || die "task $t is not a shard of 1 to $shards"
+    done
+fi
+
+# The search: explore, hunt or bmn explore, and its arguments.
+(($#)) || die "no search given: expected -- explore|hunt|bmn explore ARGS... --out DIR"
+command=("$1")
+shift
+case ${command[0]} in
+    explore | hunt) ;;
+    bmn)
+        [[ ${1-} == explore ]] || die "cannot shard 'bmn ${1-}': only bmn explore runs in shards"
+        command+=("$1")
+        shift
+        ;;
+    *) die "cannot shard '${command[0]}': expected explore, hunt or bmn explore" ;;
+esac
+args=()
+out=
+while (($#)); do
+    case $1 in
+        --out)
+            (($# >= 2)) || die "--out needs a directory"
+            [[ -z $out ]] || die "--out given twice"
+            out=$2
+            shift 2
+            ;;
+        --out=*)
+            [[ -z $out ]] || die "--out given twice"
+            out=${1#--out=}
+            shift
+            ;;
+        --shard | --shard=* | --checkpoint | --checkpoint=* | --resume | --resume=*)
+            die "'${1%%=*}' is set by the launcher for each shard: leave it out"
+            ;;
+        --threads | --threads=*)
+            die "'${1%%=*}' is set by the launcher from --cpus: leave it out"
+            ;;
+        --records | --records=*)
+            die "'--records' would have every shard append its own rows to the file:" \
+                "leave it out (DIR/merged/records.csv holds the longest games)"
+            ;;
+        *)
+            args+=("$1")
+            shift
+            ;;
+    esac
+done
+[[ -n $out ]] || die "no --out DIR given: the shards, checkpoints, logs and merged results go there"
+# A checkpoint every 5 minutes unless the search sets its own --checkpoint-every.
+every=(--checkpoint-every 300)
+for a in "${args[@]}"; do
+    if [[ $a == --checkpoint-every || $a == --checkpoint-every=* ]]; then every=(); fi
+done
+
+# The binary, as an absolute path: the tasks run it from their own directory.
+if [[ -z $bin ]]; then
+    bin=$(command -v bataille) ||
+        die "no bataille on PATH: build it (cargo build --release) and give --bin PATH"
+fi
+[[ -f $bin && -x $bin ]] || die "the binary '$bin' does not exist or is not executable"
+bin=$(readlink -f -- "$bin")
+
+# The arguments are checked before anything is queued: the search is started on a scratch
+# directory and stopped before its first unit.
+scratch=$(mktemp -d)
+trap 'rm -rf -- "$scratch"' EXIT
+status=0
+"$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads 1 --checkpoint "$scratch/ckpt" \
+    --max-units 0 --out "$scratch/out" >"$scratch/log" 2>&1 || status=$?
+# 130: stopped as asked, before any work.
+if ((status != 0 && status != 130)); then
+    sed 's/^/  /' "$scratch/log" >&2
+    die "bataille refused the search (exit $status): nothing queued"
+fi
+
+if ! $dry_run; then
+    command -v sbatch >/dev/null || die "no sbatch on PATH: run this on a SLURM login node"
+fi
+
+out=$(readlink -m -- "$out")
+[[ ! -e $out || -d $out ]] || die "--out $out exists and is not a directory"
+if [[ -f $out/submit.txt ]]; then
+    previous=$(sed -n 's/^search: //p' "$out/submit.txt" | tail -n 1)
+    current="${command[*]} ${args[*]} (shards $shards)"
+    [[ $previous == "$current" ]] ||
+        die "$out holds another search ($previous): choose another --out"
+    # Two tasks of one shard at once would write the same checkpoint.
+    earlier=$(sed -n 's/^jobs: array \([0-9]*\), merge \([0-9]*\)$/\1,\2/p' "$out/submit.txt" | tail -n 1)
+    if [[ -n $earlier ]] && ! $dry_run; then
+        queued=$(squeue -h -j "$earlier" -o %i 2>/dev/null || true)
+        [[ -z $queued ]] ||
+            die "the jobs $earlier of $out are still queued or running: wait for them or scancel them"
+    fi
+fi
+name=bataille-$(basename -- "$out")
+array=${tasks:-1-$shards}
+shard_cmd=(sbatch --parsable --job-name "$name" --array "$array" --cpus-per-task "$cpus"
+    --time "$limit" --requeue --open-mode append --output "$out/logs/shard-%a.log"
+    --chdir "$out" "$here/shard.sh" "$bin" "$shards" "$out" "${command[@]}" "${args[@]}"
+    "${every[@]}")
+merge_cmd=(sbatch --parsable --job-name "$name-merge" --cpus-per-task 1 --time "$limit"
+    --open-mode append --output "$out/logs/merge.log" --chdir "$out")
+merge_args=("$here/merge.sh" --bin "$bin" "$out" "$shards")
+
+if $dry_run; then
+    printf '%q ' "${shard_cmd[@]}"
+    echo
+    printf '%q ' "${merge_cmd[@]}" --dependency afterany:JOBID "${merge_args[@]}"
+    echo
+    exit 0
+fi
+
+# The folders exist before the jobs are queued: SLURM opens the logs when a task starts.
+mkdir -p -- "$out/shards" "$out/checkpoints" "$out/logs"
+
+job=$("${shard_cmd[@]}") || die "sbatch refused the job array: nothing queued"
+job=${job%%;*}
+if ! merge=$("${merge_cmd[@]}" --dependency "afterany:$job" "${merge_args[@]}"); then
+    scancel "$job" || true
+    die "sbatch refused the merge job: job array $job cancelled"
+fi
+merge=${merge%%;*}
+{
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "search: ${command[*]} ${args[*]} (shards $shards)"
+    echo "binary: $bin ($("$bin" --version 2>/dev/null || echo 'no version'))"
+    echo "tasks: $array, $cpus CPUs, time limit $limit"
+    echo "jobs: array $job, merge $merge"
+} >>"$out/submit.txt"
+echo "job array $job ($array of $shards shards), merge job $merge"
+echo "logs in $out/logs, merged results in $out/merged"

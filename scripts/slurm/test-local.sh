@@ -1,0 +1,324 @@
+#!/usr/bin/env bash
+# Tests the SLURM launcher (scripts/slurm/submit.sh) on a real, private, single-node SLURM:
+#
+#   scripts/slurm/test-local.sh     # as root; BATAILLE=PATH picks the binary (default
+#                                   # target/release/bataille), BATAILLE_SLURM_KEEP=1 keeps
+#                                   # the temporary folder (logs, results) for inspection,
+#                                   # BATAILLE_SLURM_DEALS=N sets the 52-card run's size
+#
+# 1. Installs slurm-wlm and munge with apt-get if they are missing (and says so: they are left
+#    installed; no service is started by the installation).
+# 2. Writes a single-node configuration for this machine (CPUs, memory and host name detected)
+#    in a temporary folder and starts munged, slurmctld and slurmd there, with their own
+#    sockets, ports, pid files and state folders, so an existing SLURM is not disturbed.
+# 3. Checks that bad submissions are refused with nothing queued; submits C=4 V=4 natural
+#    exhaustive in 8 shards and a 52-card random run in 4 shards; requeues one of the
+#    52-card tasks while it runs, after its first checkpoint, and checks that it resumed from
+#    it; submits a C=3 V=4 hunt in 3 shards without shard 3, checks that the merge job names
+#    it and fails, then submits that shard alone.
+# 4. Checks every merged output byte-identical (all files but metadata.csv) to a single run of
+#    the same search.
+# 5. Stops the daemons it started, by their process ids, and removes the temporary folder.
+#
+# Exits 0 when everything matches, 1 on any difference or failure.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+submit=$root/scripts/slurm/submit.sh
+bin=${BATAILLE:-$root/target/release/bataille}
+started=$(date +%s)
+
+say() { echo "test-local: $*"; }
+fail() {
+    echo "test-local: FAIL: $*" >&2
+    exit 1
+}
+
+[[ $(id -u) == 0 ]] || fail "run as root: it starts munged, slurmctld and slurmd"
+[[ -x $bin ]] || fail "no binary $bin: build it (cargo build --release -p bataille-cli) or set BATAILLE"
+bin=$(readlink -f -- "$bin")
+
+# Everything this script creates, and the daemons it starts, go when it exits.
+work=$(mktemp -d /tmp/bataille-slurm-test.XXXXXX)
+pids=()
+ctld_pid=
+policy_created=false
+cleanup() {
+    local status=$?
+    set +e
+    local i pid order=()
+    if [[ -n $ctld_pid ]] && kill -0 "$ctld_pid" 2>/dev/null; then
+        scancel --quiet --full --user root 2>/dev/null
+        for ((i = 0; i < 60; i++)); do
+            [[ -z $(squeue -h -o %i 2>/dev/null) ]] && break
+            sleep 0.5
+        done
+    fi
+    # slurmd, slurmctld, then munged: the SLURM daemons talk through munged until they exit.
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do order+=("${pids[i]}"); done
+    for pid in "${order[@]}"; do
+        kill -TERM "$pid" 2>/dev/null
+        for ((i = 0; i < 40; i++)); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.25
+        done
+        kill -KILL "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+    done
+    if [[ $policy_created == true ]]; then rm -f /usr/sbin/policy-rc.d; fi
+    if ((status != 0)) && [[ -d $work ]]; then
+        for log in "$work"/log/*.log; do
+            echo "--- last lines of $log" >&2
+            tail -n 15 "$log" >&2
+        done
+    fi
+    if [[ ${BATAILLE_SLURM_KEEP-} == 1 ]]; then
+        say "daemons stopped, $work kept ($(($(date +%s) - started)) s in all)"
+    else
+        rm -rf -- "$work"
+        say "daemons stopped, $work removed ($(($(date +%s) - started)) s in all)"
+    fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# --- 1. packages -----------------------------------------------------------------------------
+install_packages() {
+    # Services must not start during the installation: a policy-rc.d that refuses them is put
+    # in place for the time of the installation if there is none.
+    if [[ ! -e /usr/sbin/policy-rc.d ]]; then
+        printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+        chmod 755 /usr/sbin/policy-rc.d
+        policy_created=true
+    fi
+    local apt=(apt-get -q -y -o DPkg::Lock::Timeout=300 -o Dpkg::Options::=--force-confdef
+        -o Dpkg::Options::=--force-confold)
+    local try
+    for try in 1 2 3; do
+        DEBIAN_FRONTEND=noninteractive "${apt[@]}" update </dev/null ||
+            say "apt-get update failed: trying with the package lists there are"
+        if DEBIAN_FRONTEND=noninteractive "${apt[@]}" install --no-install-recommends \
+            slurm-wlm munge </dev/null; then
+            break
+        fi
+        ((try < 3)) || fail "apt-get could not install slurm-wlm and munge"
+        sleep 10
+    done
+    if [[ $policy_created == true ]]; then
+        rm -f /usr/sbin/policy-rc.d
+        policy_created=false
+    fi
+    say "installed slurm-wlm and munge with apt-get (left installed)"
+}
+missing=()
+for tool in munged mungekey slurmctld slurmd sbatch squeue scontrol scancel; do
+    command -v "$tool" >/dev/null || missing+=("$tool")
+done
+if ((${#missing[@]})); then
+    command -v apt-get >/dev/null ||
+        fail "missing ${missing[*]} and no apt-get: install SLURM (slurmctld, slurmd," \
+            "the client commands) and munge"
+    say "missing ${missing[*]}: installing slurm-wlm and munge"
+    install_packages
+fi
+
+# --- 2. a private single-node SLURM ----------------------------------------------------------
+
+free_port() {
+    local port
+    while :; do
+        port=$((20000 + RANDOM % 20000))
+        if ! (: >"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            echo "$port"
+            return
+        fi
+    done
+}
+
+mkdir -p "$work"/{etc,munge,state,spool,log,runs,single}
+chmod 700 "$work/munge"
+mungekey --create --keyfile "$work/munge/munge.key" >/dev/null 2>&1 ||
+    dd if=/dev/urandom of="$work/munge/munge.key" bs=1024 count=1 status=none
+chmod 600 "$work/munge/munge.key"
+munged --foreground --force --socket "$work/munge/munge.socket" --key-file "$work/munge/munge.key" \
+    --pid-file "$work/munge/munged.pid" --log-file "$work/log/munged.log" \
+    --seed-file "$work/munge/munge.seed" >>"$work/log/munged.log" 2>&1 &
+pids+=($!)
+
+node=$(hostname -s)
+hardware=$(slurmd -C | sed -n 's/^NodeName=[^ ]* //p' | sed 's/ *UpTime=.*//')
+[[ -n $hardware ]] || fail "slurmd -C did not describe this machine"
+ctld_port=$(free_port)
+slurmd_port=$(free_port)
+export SLURM_CONF=$work/etc/slurm.conf
+cat >"$SLURM_CONF" <<CONF
+ClusterName=bataille-test
+SlurmctldHost=$node(127.0.0.1)
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$work/munge/munge.socket
+StateSaveLocation=$work/state
+SlurmdSpoolDir=$work/spool
+SlurmctldPidFile=$work/slurmctld.pid
+SlurmdPidFile=$work/slurmd.pid
+SlurmctldLogFile=$work/log/slurmctld.log
+SlurmdLogFile=$work/log/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+ReturnToService=2
+MpiDefault=none
+JobCompType=jobcomp/none
+AccountingStorageType=accounting_storage/none
+JobAcctGatherType=jobacct_gather/none
+NodeName=$node NodeAddr=127.0.0.1 $hardware State=UNKNOWN
+PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
+CONF
+echo "CgroupPlugin=cgroup/v1" >"$work/etc/cgroup.conf"
+
+for ((i = 0; i < 40; i++)); do
+    [[ -S $work/munge/munge.socket ]] && break
+    sleep 0.25
+done
+[[ -S $work/munge/munge.socket ]] || fail "munged did not start"
+slurmctld -D -c -f "$SLURM_CONF" >"$work/log/slurmctld.out" 2>&1 &
+ctld_pid=$!
+pids+=($!)
+slurmd -D -N "$node" -f "$SLURM_CONF" >"$work/log/slurmd.out" 2>&1 &
+pids+=($!)
+for ((i = 0; i < 120; i++)); do
+    state=$(sinfo -h -n "$node" -o %t 2>/dev/null || true)
+    [[ $state == idle ]] && break
+    sleep 0.5
+done
+[[ $state == idle ]] || fail "the node did not come up (state '$state')"
+say "SLURM up: node $node ($hardware), ports $ctld_port/$slurmd_port, in $work"
+
+# --- 3. submissions --------------------------------------------------------------------------
+runs=$work/runs
+queue_empty() { [[ -z $(squeue -h -o %i) ]]; }
+
+refused() {
+    local status=0
+    "$submit" "$@" >"$work/refusal.log" 2>&1 || status=$?
+    ((status == 2)) || fail "submit.sh $* was not refused (exit $status): $(cat "$work/refusal.log")"
+}
+good=(explore -c 4 -v 3 --exhaustive)
+refused --bin "$bin" -- "${good[@]}"
+refused --bin "$bin" --shards 0 -- "${good[@]}" --out "$runs/bad"
+refused --bin "$bin" --shards x -- "${good[@]}" --out "$runs/bad"
+refused --bin "$bin" -- play 1,2/3,4 --out "$runs/bad"
+refused --bin "$bin" -- verify --out "$runs/bad"
+refused --bin "$bin" -- bmn play --out "$runs/bad"
+refused --bin "$work/no-such-binary" -- "${good[@]}" --out "$runs/bad"
+refused --bin "$bin" -- "${good[@]}" --shard 1/2 --out "$runs/bad"
+refused --bin "$bin" -- "${good[@]}" --checkpoint x.ckpt --out "$runs/bad"
+refused --bin "$bin" -- "${good[@]}" --resume --out "$runs/bad"
+refused --bin "$bin" -- "${good[@]}" --threads 2 --out "$runs/bad"
+refused --bin "$bin" -- "${good[@]}" --records records.csv --out "$runs/bad"
+refused --bin "$bin" -- explore -c 0 -v 3 --exhaustive --out "$runs/bad"
+queue_empty || fail "a refused submission queued something"
+dry=$("$submit" --dry-run --bin "$bin" -- "${good[@]}" --out "$runs/bad")
+[[ $dry == sbatch\ * ]] || fail "submit.sh --dry-run printed no sbatch command: $dry"
+queue_empty || fail "submit.sh --dry-run queued something"
+[[ ! -e $runs/bad ]] || fail "a refused or dry-run submission created its output folder"
+say "bad submissions refused, nothing queued"
+
+c4v4=(explore -c 4 -v 4 --exhaustive)
+# 52-card deals, enough for each shard to run a few seconds and be requeued after its first
+# checkpoint: 10^7 by default (about 3 s a shard with the release binary here).
+deals=${BATAILLE_SLURM_DEALS:-10000000}
+c4v13=(explore -c 4 -v 13 --random "$deals" --seed 2026)
+# 6 work units, 2 per shard, 164 looping deals.
+c3v4=(hunt -c 3 -v 4 -m natural --exhaustive)
+# Submitted from another directory, with the binary given by --bin.
+cd "$work"
+"$submit" --shards 8 --cpus 1 --time 10 --bin "$bin" -- "${c4v4[@]}" --checkpoint-every 1 \
+    --out runs/c4v4 >/dev/null
+# Submitted again while its jobs are queued: refused (the highest job id stays the merge job's).
+last=$(sed -n 's/^jobs: array [0-9]*, merge \([0-9]*\)$/\1/p' runs/c4v4/submit.txt)
+refused --bin "$bin" --shards 8 -- "${c4v4[@]}" --checkpoint-every 1 --out runs/c4v4
+grep -q 'still queued or running' "$work/refusal.log" ||
+    fail "a second submission into runs/c4v4 was refused for another reason: $(cat "$work/refusal.log")"
+(($(squeue -h -o %F | sort -n | tail -n 1) == last)) ||
+    fail "a second submission into runs/c4v4 was queued"
+"$submit" --shards 4 --cpus 1 --time 10 --bin "$bin" -- "${c4v13[@]}" --checkpoint-every 1 \
+    --out "$runs/c4v13" >/dev/null
+# The hunt without its shard 3: the merge must name it.
+"$submit" --shards 3 --cpus 1 --time 10 --tasks 1-2 --bin "$bin" -- "${c3v4[@]}" \
+    --out "$runs/c3v4" >/dev/null
+cd "$root"
+say "submitted: $(squeue -h -o '%i' | tr '\n' ' ')"
+
+# Requeue shard 2 of the 52-card run once it has run past its first checkpoint.
+array=$(sed -n 's/^jobs: array \([0-9]*\),.*/\1/p' "$runs/c4v13/submit.txt")
+task=${array}_2
+log=$runs/c4v13/logs/shard-2.log
+for ((i = 0; ; i++)); do
+    state=$(squeue -h -j "$task" -o %T 2>/dev/null || true)
+    if [[ $state == RUNNING && -f $runs/c4v13/checkpoints/shard-2.ckpt ]]; then break; fi
+    if grep -qs 'complete at' "$log"; then fail "task $task ended before it could be requeued"; fi
+    ((i < 3000)) || fail "task $task did not run with a checkpoint within 5 minutes"
+    sleep 0.1
+done
+scontrol requeue "$task"
+say "requeued task $task while running, after its first checkpoint"
+# A requeued job may be given a later start time: let it go now.
+sleep 1
+scontrol update JobId="$task" StartTime=now 2>/dev/null || true
+
+# --- 4. wait, then compare -------------------------------------------------------------------
+deadline=$(($(date +%s) + 900))
+until queue_empty; do
+    (($(date +%s) < deadline)) || fail "jobs still queued after 15 minutes: $(squeue -h)"
+    # A requeued job can come back held or with a later start: release it.
+    for held in $(squeue -h -t PENDING -o '%i %r' | awk '$2 ~ /Held|BeginTime/ {print $1}'); do
+        scontrol release "$held" 2>/dev/null || true
+        scontrol update JobId="$held" StartTime=now 2>/dev/null || true
+    done
+    sleep 0.5
+done
+
+grep -q 'stopped before the end' "$log" || fail "shard 2 was not stopped mid-run: $(cat "$log")"
+grep -q 'shard 2/4 stopped (exit 130)' "$log" ||
+    fail "shard 2's script did not see bataille stop after its checkpoint: $(cat "$log")"
+grep -q 'start 2: resuming from' "$log" || fail "shard 2 did not resume from its checkpoint: $(cat "$log")"
+# The second start played only what the first had left.
+played=$(grep -o '[0-9]* deals played' "$log" | tail -n 1 | cut -d' ' -f1)
+total=$(sed -n 's/^deals: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+[[ -n $played && -n $total ]] && ((played < total)) ||
+    fail "shard 2 played $played of its $total deals after the requeue: it did not resume"
+say "requeued shard resumed from its checkpoint"
+
+grep -q 'missing or unfinished: 3' "$runs/c3v4/logs/merge.log" ||
+    fail "the merge job did not name the missing shard 3: $(cat "$runs/c3v4/logs/merge.log")"
+[[ ! -e $runs/c3v4/merged ]] || fail "the merge job merged with a shard missing"
+say "merge job named the missing shard"
+"$submit" --shards 3 --cpus 1 --time 10 --tasks 3 --bin "$bin" -- "${c3v4[@]}" \
+    --out "$runs/c3v4" >/dev/null
+until queue_empty; do
+    (($(date +%s) < deadline)) || fail "jobs still queued after 15 minutes: $(squeue -h)"
+    sleep 0.5
+done
+
+compare() {
+    local name=$1
+    shift
+    "$bin" "$@" --out "$work/single/$name" >/dev/null 2>&1 || fail "the single run $* failed"
+    [[ -f $runs/$name/merged/state.txt ]] ||
+        fail "no merged results for $name: $(cat "$runs/$name/logs/merge.log")"
+    diff -r --exclude metadata.csv "$work/single/$name" "$runs/$name/merged" >&2 ||
+        fail "$name: the merged shards differ from a single run"
+    say "$name: merged shards byte-identical to a single run ($(ls "$runs/$name/merged" | tr '\n' ' '))"
+}
+compare c4v4 "${c4v4[@]}"
+compare c4v13 "${c4v13[@]}"
+compare c3v4 "${c3v4[@]}"
+say "all checks passed"
