@@ -54,6 +54,8 @@ pub enum PositionError {
     BadCard(String),
     /// Brackets do not match.
     Brackets(String),
+    /// Two commas with no card between them (or a comma at either end of a hand).
+    EmptyCard(String),
     /// More cards than the engine supports.
     TooLarge(usize),
     /// The cards are not the multiset of the deck: the text says which value is wrong.
@@ -66,13 +68,21 @@ impl fmt::Display for PositionError {
             PositionError::Separator(s) => {
                 write!(
                     f,
-                    "expected two hands separated by one '/', as in `[5, 3] / [2, 4, 1]`, got {s:?}"
+                    "expected two hands separated by one '/', as in `[5, 3] / [2, 4, 1]`, got {}",
+                    excerpt(s)
                 )
             }
             PositionError::BadCard(s) => {
-                write!(f, "{s:?} is not a card: cards are whole numbers from 1 to {MAX_VALUE}")
+                write!(
+                    f,
+                    "{} is not a card: cards are whole numbers from 1 to {MAX_VALUE}",
+                    excerpt(s)
+                )
             }
-            PositionError::Brackets(s) => write!(f, "unbalanced brackets in hand {s:?}"),
+            PositionError::Brackets(s) => write!(f, "unbalanced brackets in hand {}", excerpt(s)),
+            PositionError::EmptyCard(s) => {
+                write!(f, "a card is missing between two commas in hand {}", excerpt(s))
+            }
             PositionError::TooLarge(n) => {
                 write!(f, "{n} cards is more than the engine supports (at most {MAX_CARDS})")
             }
@@ -241,6 +251,18 @@ impl Position {
     }
 }
 
+/// How many characters of a bad input an error message repeats.
+const EXCERPT_CHARS: usize = 60;
+
+/// `text` quoted, cut after [`EXCERPT_CHARS`] characters (with its length), so that an error
+/// about a huge input stays short.
+fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}… ({} bytes in all)", &text[..cut], text.len()),
+    }
+}
+
 fn parse_hand(text: &str) -> Result<Vec<Card>, PositionError> {
     let t = text.trim();
     let inner = match (t.strip_prefix('['), t.strip_suffix(']')) {
@@ -250,6 +272,13 @@ fn parse_hand(text: &str) -> Result<Vec<Card>, PositionError> {
     };
     if inner.contains(['[', ']']) {
         return Err(PositionError::Brackets(text.trim().to_string()));
+    }
+    if inner.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    // Cards are separated by commas or by blanks; a comma with no card on one side is refused.
+    if inner.split(',').any(|item| item.trim().is_empty()) {
+        return Err(PositionError::EmptyCard(t.to_string()));
     }
     inner
         .split(|c: char| c == ',' || c.is_whitespace())
@@ -302,6 +331,11 @@ mod tests {
         check("1,256/2", "\"256\" is not a card");
         check("[1,2/3", "unbalanced brackets");
         check("[[1]]/3", "unbalanced brackets");
+        check("1,,2/1,2", "missing between two commas");
+        check("1,2,/1,2", "missing between two commas");
+        check("[,1]/2", "missing between two commas");
+        let huge = format!("{}/1", "7".repeat(131_072));
+        assert!(Position::parse(&huge).unwrap_err().to_string().len() < 200);
     }
 
     #[test]

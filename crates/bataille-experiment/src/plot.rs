@@ -40,8 +40,17 @@ pub fn means(colours: usize, cells: &[Cell]) -> Result<String, ExperimentError> 
         .filter(|y| *y > 0.0)
         .collect();
     let xmax = xs.iter().copied().fold(1.0, f64::max);
-    let ymin = ys.iter().copied().fold(f64::INFINITY, f64::min).max(0.1);
+    // No positive value at all (every mean 0): the axis still needs a finite range, or
+    // plotters looks for its ticks forever.
+    let ymin = match ys.iter().copied().fold(f64::INFINITY, f64::min) {
+        y if y.is_finite() => y.max(0.1),
+        _ => 0.1,
+    };
     let ymax = ys.iter().copied().fold(1.0, f64::max);
+    // A log scale has no place for 0 (a mean of 0 cards, or an error bar reaching 0): such
+    // points are left out and bars cut at the axis, or the drawing would never end.
+    let floor = ymin * 0.8;
+    let plotted = |y: f64| (y.is_finite() && y > 0.0).then_some(y);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
@@ -67,7 +76,7 @@ pub fn means(colours: usize, cells: &[Cell]) -> Result<String, ExperimentError> 
             let col = colour(label);
             let row: Vec<&Cell> = cells.iter().filter(|c| &c.label() == label).collect();
             let points: Vec<(f64, f64)> =
-                row.iter().filter_map(|c| Some((c.values as f64, c.mean()?))).collect();
+                row.iter().filter_map(|c| Some((c.values as f64, plotted(c.mean()?)?))).collect();
             chart
                 .draw_series(LineSeries::new(points.clone(), col.stroke_width(2)))
                 .map_err(err)?
@@ -78,11 +87,12 @@ pub fn means(colours: usize, cells: &[Cell]) -> Result<String, ExperimentError> 
             chart
                 .draw_series(row.iter().filter_map(|c| {
                     let (lo, hi) = c.stats.cards.ci95()?;
+                    let mean = plotted(c.mean()?)?;
                     Some(ErrorBar::new_vertical(
                         c.values as f64,
-                        lo,
-                        c.mean()?,
-                        hi,
+                        lo.max(floor).min(mean),
+                        mean,
+                        plotted(hi)?.max(mean),
                         col.filled(),
                         8,
                     ))
@@ -93,7 +103,8 @@ pub fn means(colours: usize, cells: &[Cell]) -> Result<String, ExperimentError> 
                 .map_err(err)?;
             chart
                 .draw_series(row.iter().filter_map(|c| {
-                    Some(Cross::new((c.values as f64, c.published?.value), 6, col.stroke_width(2)))
+                    let published = plotted(c.published?.value)?;
+                    Some(Cross::new((c.values as f64, published), 6, col.stroke_width(2)))
                 }))
                 .map_err(err)?;
         }

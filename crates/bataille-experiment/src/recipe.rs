@@ -216,7 +216,7 @@ impl Recipe {
         let r = Reader { entries };
         match table.value.as_str() {
             "durations" => {
-                let colours = r.number("colours", None)? as usize;
+                let colours = r.colours()?;
                 let values = r.list("values", None, |s| parse_value(colours, s))?;
                 let histograms = r.list("histograms", Some(""), |s| parse_value(colours, s))?;
                 if let Some(&v) = histograms.iter().find(|v| !values.contains(v)) {
@@ -242,7 +242,7 @@ impl Recipe {
                 }))
             }
             "duels" => {
-                let colours = r.number("colours", None)? as usize;
+                let colours = r.colours()?;
                 let values = r.list("values", None, |s| parse_value(colours, s))?;
                 let methods = r.list("methods", None, parse_method)?;
                 if methods.len() < 2 {
@@ -347,6 +347,16 @@ impl Reader {
                 .parse()
                 .map_err(|_| self.bad(key, &e.value, "expected a non-negative whole number")),
         }
+    }
+
+    /// `colours`: a C that some deck has (the values are checked with it, on their line).
+    fn colours(&self) -> Result<usize, RecipeError> {
+        let c = self.number("colours", None)?;
+        if c == 0 || c > bataille_engine::MAX_CARDS as u64 {
+            let expected = format!("1 to {} colours", bataille_engine::MAX_CARDS);
+            return Err(self.bad("colours", &c.to_string(), &expected));
+        }
+        Ok(c as usize)
     }
 
     fn deals(&self) -> Result<u64, RecipeError> {
@@ -494,6 +504,10 @@ mod tests {
         check(
             "table = records\nsources = ../x",
             "line 2: invalid sources \"../x\": expected the name of a folder under the results directory",
+        );
+        check(
+            "table = durations\ncolours = 0\nvalues = 2\nmethods = natural",
+            "line 2: invalid colours \"0\": 1 to 256 colours",
         );
         let e = Recipe::parse("table = durations\ncolours = 4\nvalues = 100\nmethods = natural")
             .unwrap_err();

@@ -41,7 +41,9 @@ impl Subtraction {
 
     /// The closed-form outcome of a heap of `n`.
     pub fn outcome(&self, n: u64) -> Outcome {
-        let period = self.max_take.saturating_add(1);
+        // The period M + 1 is 2^64 for M = u64::MAX: counted in u128, it does not wrap.
+        let period = self.period();
+        let n = u128::from(n);
         let p = match self.convention {
             Convention::Normal => n.is_multiple_of(period),
             Convention::Misere => n % period == 1,
@@ -51,13 +53,19 @@ impl Subtraction {
 
     /// The closed-form winning take from a heap of `n` (there is at most one), if any.
     pub fn winning_take(&self, n: u64) -> Option<u64> {
-        let period = self.max_take.saturating_add(1);
+        let period = self.period();
         let t = match self.convention {
-            Convention::Normal => n % period,
+            Convention::Normal => u128::from(n) % period,
             Convention::Misere if n == 0 => 0,
-            Convention::Misere => (n - 1) % period,
+            Convention::Misere => u128::from(n - 1) % period,
         };
-        (t > 0).then_some(t)
+        // t < period and t ≤ n: it fits.
+        (t > 0).then(|| u64::try_from(t).expect("at most the heap"))
+    }
+
+    /// The period of the outcomes, `max_take + 1` (up to 2^64).
+    pub fn period(&self) -> u128 {
+        u128::from(self.max_take) + 1
     }
 }
 
@@ -80,6 +88,22 @@ impl Game for Subtraction {
 mod tests {
     use super::*;
     use crate::solver::Solver;
+
+    #[test]
+    fn largest_take_does_not_wrap() {
+        let max = u64::MAX;
+        let normal = Subtraction::new(max, Convention::Normal).unwrap();
+        assert_eq!(normal.period(), 1 << 64);
+        // Every heap can be taken whole: the player to move wins.
+        assert_eq!(normal.outcome(max), Outcome::from_win(true));
+        assert_eq!(normal.winning_take(max), Some(max));
+        assert_eq!(normal.outcome(0), Outcome::from_win(false));
+        let misere = Subtraction::new(max, Convention::Misere).unwrap();
+        // Leave one: take all but one.
+        assert_eq!(misere.outcome(max), Outcome::from_win(true));
+        assert_eq!(misere.winning_take(max), Some(max - 1));
+        assert_eq!(misere.outcome(1), Outcome::from_win(false));
+    }
 
     #[test]
     fn closed_form_matches_the_solver() {
