@@ -64,6 +64,9 @@ mod naive;
 pub use bataille::{Bataille, RandomConvention};
 pub use game::{Alignment, CycleInfo, DealGame, DealOutcome, DealRecord};
 pub use plan::{Mode, Plan, RunKey, Shard, UnitSet};
-pub use run::{Ended, Options, Progress, RunError, Silent, explore, explore_sequential, run_unit};
+pub use run::{
+    Ended, Options, Progress, RunError, Silent, explore, explore_sequential, run_unit,
+    run_unit_until, sample_speed,
+};
 pub use state::{State, StateError};
 pub use stats::Stats;

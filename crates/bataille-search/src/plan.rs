@@ -108,8 +108,14 @@ impl RunKey {
 pub const RANDOM_UNIT: u64 = 1 << 14;
 /// Smallest number of arrangement ranks per exhaustive unit.
 pub const EXHAUSTIVE_UNIT: u64 = 1 << 16;
-/// Exhaustive units are made larger for huge decks so that there are at most about this many.
+/// Exhaustive units are made larger for huge decks so that there are at most about this many
+/// (up to [`MAX_EXHAUSTIVE_UNIT`]).
 pub const MAX_EXHAUSTIVE_UNITS: u64 = 1 << 22;
+/// Largest number of arrangement ranks per exhaustive unit: a unit lasts well under a second
+/// whatever the deck, so that checkpoints and progress stay timely. It only bounds decks of
+/// more than 2^41 arrangements (C=4 V≥6, C=1 V≥16, ...), whose runs have more than 2^22 units;
+/// smaller decks (C=4 V≤5 among them) keep the unit size they always had.
+pub const MAX_EXHAUSTIVE_UNIT: u64 = 1 << 20;
 
 /// A validated run: its key and the numbers derived from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,7 +143,10 @@ impl Plan {
                     .count()
                     .and_then(|c| u64::try_from(c).ok())
                     .ok_or(TooManyArrangements { cards: arr.len() })?;
-                space.div_ceil(MAX_EXHAUSTIVE_UNITS).next_power_of_two().max(EXHAUSTIVE_UNIT)
+                space
+                    .div_ceil(MAX_EXHAUSTIVE_UNITS)
+                    .next_power_of_two()
+                    .clamp(EXHAUSTIVE_UNIT, MAX_EXHAUSTIVE_UNIT)
             }
         };
         Plan::with_unit_size(game, mode, seed, top, unit_size)
@@ -356,6 +365,30 @@ impl UnitSet {
         }
     }
 
+    /// The shards of a run of `units` that some unit is missing from: how many, and the first
+    /// `list` of them as 1-based K of `stride()` shards, in increasing order. Cheap whatever
+    /// the stride (it walks the classes present, not every shard).
+    pub fn incomplete_shards(&self, units: u64, list: usize) -> (u64, Vec<u64>) {
+        let shards = self.stride.min(units);
+        let complete = |index: u64| {
+            let want = Shard { index, count: self.stride }.units(units);
+            let done: u64 =
+                self.classes.get(&index).map_or(0, |iv| iv.iter().map(|(a, b)| b - a).sum());
+            done >= want
+        };
+        let complete_count = self.classes.keys().filter(|&&i| i < shards && complete(i)).count();
+        let missing = shards - complete_count as u64;
+        let mut first = Vec::new();
+        let mut index = 0;
+        while first.len() < list.min(missing as usize) && index < shards {
+            if !complete(index) {
+                first.push(index + 1);
+            }
+            index += 1;
+        }
+        (missing, first)
+    }
+
     /// The units of `shard` not done yet, in increasing order.
     pub fn pending(&self, shard: Shard, units: u64) -> impl Iterator<Item = u64> + '_ {
         (0..shard.units(units))
@@ -393,6 +426,25 @@ mod tests {
         assert!(parts[0].union(&parts[0]).is_err(), "a shard given twice");
         all.normalize(10);
         assert_eq!(all, UnitSet::full(10));
+    }
+
+    #[test]
+    fn unit_sizes_of_committed_runs_do_not_change() {
+        use bataille_engine::{DeckSpec, Limits, Method, Methods};
+        let key = |c, v| {
+            let m = Methods::both(Method::Natural);
+            let game =
+                crate::Bataille::new(DeckSpec::new(c, v).unwrap(), m, Limits::default_for(m));
+            let plan = Plan::new(&game, Mode::Exhaustive, 0, 10).unwrap();
+            (plan.key().unit_size, plan.key().units)
+        };
+        // The exhaustive runs under results/ and the C=4 V=5 hunt: their plans stay as they are.
+        assert_eq!(key(4, 4).0, 1 << 16);
+        assert_eq!(key(4, 5), (1 << 17, 2_331_087));
+        // Huge decks get units of at most 2^20 ranks, so that a unit lasts well under a second.
+        assert_eq!(key(4, 6).0, MAX_EXHAUSTIVE_UNIT);
+        assert_eq!(key(1, 20).0, MAX_EXHAUSTIVE_UNIT);
+        assert_eq!(key(3, 8).0, MAX_EXHAUSTIVE_UNIT);
     }
 
     #[test]

@@ -90,6 +90,9 @@ pub enum RecordsError {
     /// No chain.
     #[error("the number of chains must be at least 1, got 0")]
     NoChains,
+    /// More chains than [`MAX_CHAINS`] (each holds a deal and its best games).
+    #[error("{0} chains is more than the limit of {MAX_CHAINS}")]
+    TooManyChains(usize),
     /// A deck too small to move cards in.
     #[error("the deck has {0} cards: a record search needs at least 2")]
     TinyDeck(usize),
@@ -115,6 +118,9 @@ pub enum RecordsError {
     Checkpoint(String),
 }
 
+/// The most chains of one search (about 200 bytes each, allocated when it starts).
+pub const MAX_CHAINS: usize = 1 << 20;
+
 impl Config {
     /// Checks the configuration.
     pub fn validate(&self) -> Result<(), RecordsError> {
@@ -123,6 +129,9 @@ impl Config {
         }
         if self.chains == 0 {
             return Err(RecordsError::NoChains);
+        }
+        if self.chains > MAX_CHAINS {
+            return Err(RecordsError::TooManyChains(self.chains));
         }
         if self.spec.cards() < 2 {
             return Err(RecordsError::TinyDeck(self.spec.cards()));

@@ -5,8 +5,11 @@
 //! into its own [`Stats`] (no lock, no shared counter in the per-deal path); the folds are
 //! reduced when the batch ends, and the batch's units are marked done. Between batches the
 //! state is consistent (every done unit fully counted, no other), which is when a checkpoint is
-//! offered and the stop request is honoured. A unit is checked against the stop request before
-//! it starts, so an interrupted batch ends quickly and its unstarted units stay pending.
+//! offered and the stop request is honoured. The stop request is also polled inside a unit,
+//! every [`STOP_POLL`] deals: a worker that sees it abandons its unit, and with it everything it
+//! folded in this batch (its units stay pending and are played again on resume, so a result
+//! never counts part of a unit). An interrupted batch thus ends within a fraction of a second
+//! whatever the size of the units.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -147,6 +150,7 @@ pub fn explore<G: DealGame>(
         }
         let started = Instant::now();
         let (stats, done) = pool.install(|| run_batch(game, plan, &batch, progress, stop));
+        debug_assert!(done.len() == batch.len() || stop.load(Ordering::Relaxed));
         deals_played += stats.deals;
         state.stats.merge(&stats);
         for &u in &done {
@@ -179,18 +183,27 @@ fn run_batch<G: DealGame>(
         .par_iter()
         .with_max_len(1)
         .fold(
-            || (game.worker(), key.empty_stats(), Vec::new()),
-            |(mut w, mut stats, mut done), &u| {
-                if !stop.load(Ordering::Relaxed) {
-                    let before = stats.deals;
-                    run_unit(game, plan, u, &mut w, &mut stats);
-                    progress.unit_done(stats.deals - before);
-                    done.push(u);
+            || Fold {
+                worker: game.worker(),
+                stats: key.empty_stats(),
+                done: Vec::new(),
+                whole: true,
+            },
+            |mut f, &u| {
+                if f.whole && !stop.load(Ordering::Relaxed) {
+                    let before = f.stats.deals;
+                    if run_unit_until(game, plan, u, &mut f.worker, &mut f.stats, stop) {
+                        progress.unit_done(f.stats.deals - before);
+                        f.done.push(u);
+                    } else {
+                        // Part of unit u is in the fold: drop the fold, its units stay pending.
+                        f.whole = false;
+                    }
                 }
-                (w, stats, done)
+                f
             },
         )
-        .map(|(_, stats, done)| (stats, done))
+        .map(|f| if f.whole { (f.stats, f.done) } else { (key.empty_stats(), Vec::new()) })
         .reduce(
             || (key.empty_stats(), Vec::new()),
             |(mut a, mut da), (b, db)| {
@@ -201,12 +214,44 @@ fn run_batch<G: DealGame>(
         )
 }
 
+/// One worker's share of a batch: the units it played whole, and their aggregates; `whole` is
+/// false once a unit was abandoned on a stop request (the fold then counts for nothing).
+struct Fold<W> {
+    worker: W,
+    stats: Stats,
+    done: Vec<u64>,
+    whole: bool,
+}
+
+/// Deals played between two looks at the stop request inside a unit (a few milliseconds).
+pub const STOP_POLL: u64 = 1 << 12;
+
 /// Plays unit `u` into `stats`. The same unit always plays the same deals with the same random
 /// numbers, whichever thread runs it.
 pub fn run_unit<G: DealGame>(game: &G, plan: &Plan, u: u64, w: &mut G::Worker, stats: &mut Stats) {
+    let whole = run_unit_until(game, plan, u, w, stats, &AtomicBool::new(false));
+    debug_assert!(whole);
+}
+
+/// [`run_unit`], abandoned when `stop` is set (polled every [`STOP_POLL`] deals): returns
+/// whether the unit was played whole. An abandoned unit has added part of its deals to
+/// `stats`, which the caller must then discard.
+pub fn run_unit_until<G: DealGame>(
+    game: &G,
+    plan: &Plan,
+    u: u64,
+    w: &mut G::Worker,
+    stats: &mut Stats,
+    stop: &AtomicBool,
+) -> bool {
     let (start, end) = plan.unit_range(u);
     let mut rng = plan.unit_rng(u);
     let mut batch = Batch { size: game.batch(), staged: 0 };
+    let mut polls = 0u64;
+    let mut stopped = || {
+        polls += 1;
+        polls % STOP_POLL == 0 && stop.load(Ordering::Relaxed)
+    };
     match plan.key().mode {
         Mode::Exhaustive => {
             game.seek(w, u128::from(start));
@@ -221,17 +266,24 @@ pub fn run_unit<G: DealGame>(game: &G, plan: &Plan, u: u64, w: &mut G::Worker, s
                 if rank == end {
                     break;
                 }
+                if stopped() {
+                    return false;
+                }
                 game.step(w);
             }
         }
         Mode::Random { .. } => {
             for _ in start..end {
+                if stopped() {
+                    return false;
+                }
                 game.sample(w, &mut rng);
                 batch.play(game, w, &mut rng, stats);
             }
         }
     }
     batch.flush(game, w, stats);
+    true
 }
 
 /// Deals waiting to be played together ([`DealGame::batch`]); they reach the tallies in the
@@ -270,6 +322,29 @@ impl Batch {
             game.play_staged(w, self.staged, &mut |r, deal| stats.add(r, deal));
             self.staged = 0;
         }
+    }
+}
+
+/// Deals per second that one thread plays, measured on uniformly random deals of `game` for
+/// about `budget`, through the same path as a run (batches included). Every deal of a deck is
+/// equally likely in an exhaustive run too, so the rate predicts either mode; it is a measure
+/// of the machine, not part of any result (its plan and seed are its own).
+pub fn sample_speed<G: DealGame>(game: &G, budget: Duration) -> f64 {
+    const SEED: u64 = 0x5a3b_1e5e_ed00_0001;
+    let mut w = game.worker();
+    let mut deals = 64u64;
+    loop {
+        let plan = Plan::with_unit_size(game, Mode::Random { deals }, SEED, 1, deals)
+            .expect("a random plan needs no arrangement count");
+        let mut stats = plan.key().empty_stats();
+        let started = Instant::now();
+        run_unit(game, &plan, 0, &mut w, &mut stats);
+        let elapsed = started.elapsed();
+        // Doubled until one block lasts half the budget: about the budget in all.
+        if elapsed >= budget / 2 || deals >= 1 << 40 {
+            return deals as f64 / elapsed.as_secs_f64().max(1e-9);
+        }
+        deals *= 2;
     }
 }
 

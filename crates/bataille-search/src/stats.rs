@@ -209,7 +209,8 @@ pub struct TopK {
 impl TopK {
     /// An empty list keeping `k` games.
     pub fn new(measure: Measure, k: usize) -> TopK {
-        TopK { measure, k, entries: Vec::with_capacity(k) }
+        // Grown as games come: `k` may be large, and most lists stay short.
+        TopK { measure, k, entries: Vec::with_capacity(k.min(64)) }
     }
 
     /// The games kept, best first.

@@ -491,3 +491,50 @@ fn capped_states_that_contradict_themselves_are_refused() {
     let err = State::merge(&[state, other]).unwrap_err().to_string();
     assert!(err.contains("cycles kept (--max-cycles) is \"3\" in one and \"4\""), "{err}");
 }
+
+#[test]
+fn stop_inside_a_unit_abandons_it_within_milliseconds() {
+    // One C=4 V=4 unit of 16 million ranks per worker: seconds of work each.
+    let game = bataille(4, 4, Methods::both(Method::Natural));
+    let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, 4, 1 << 24).unwrap();
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let ended = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(50));
+            stop.store(true, Ordering::Relaxed);
+        });
+        explore(&game, &plan, Shard::WHOLE, None, &opts(2), &Silent, &stop).unwrap()
+    });
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert!(ended.interrupted);
+    // Nothing of the abandoned units is counted.
+    assert_eq!(ended.state.encode(), State::new(plan.key().clone(), Shard::WHOLE).encode());
+}
+
+#[test]
+fn stop_at_any_moment_then_resume_equals_uninterrupted() {
+    let game = bataille(4, 3, Methods::both(Method::Optimized));
+    let plan = Plan::with_unit_size(&game, Mode::Exhaustive, 0, 4, 5000).unwrap();
+    let whole = encode_all(&game, &plan, 2);
+    for delay_us in [0, 300, 1_000, 3_000] {
+        let stop = AtomicBool::new(false);
+        let first = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_micros(delay_us));
+                stop.store(true, Ordering::Relaxed);
+            });
+            explore(&game, &plan, Shard::WHOLE, None, &opts(2), &Silent, &stop).unwrap()
+        });
+        let resumed = State::decode(&first.state.encode()).unwrap();
+        let done = run(&game, &plan, Shard::WHOLE, Some(resumed), &opts(2));
+        assert_eq!(done.state.encode(), whole, "stopped after {delay_us} µs");
+    }
+}
+
+#[test]
+fn sample_speed_measures_a_positive_rate() {
+    let game = bataille(4, 5, Methods::both(Method::Natural));
+    let speed = sample_speed(&game, Duration::from_millis(20));
+    assert!(speed.is_finite() && speed > 0.0, "{speed}");
+}
