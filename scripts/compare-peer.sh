@@ -49,7 +49,7 @@ for round in $(seq "$rounds"); do
     # C=4 V=4 exhaustive.
     t=$(cd "$work" && timed %U "$work/peer" exhaustive natural 4 4)
     echo "31531501 / $t" | bc -l >>"$work/v4-peer"
-    t=$(timed %U "$ours" explore -c 4 -v 4 --exhaustive --threads 1 --out "$work/out")
+    t=$(timed %U "$ours" explore -c 4 -v 4 --exhaustive --threads 1 --out "$work/out" --replace)
     echo "31532760 / $t" | bc -l >>"$work/v4-ours"
     # 52 cards, random.
     rm -f "$work"/c4v13_6243159.txt
@@ -57,7 +57,7 @@ for round in $(seq "$rounds"); do
     secs=$(awk '/after 4194304\// { hit = 1 } hit && /^time:/ { sub("s", "", $2); print $2; exit }' \
         "$work/c4v13_6243159.txt")
     echo "4194304 / $secs" | bc -l >>"$work/52-peer"
-    t=$(timed %e "$ours" explore -c 4 -v 13 --random 4194304 --seed 1 --threads 1 --out "$work/out")
+    t=$(timed %e "$ours" explore -c 4 -v 13 --random 4194304 --seed 1 --threads 1 --out "$work/out" --replace)
     echo "4194304 / $t" | bc -l >>"$work/52-ours"
 done
 

@@ -16,8 +16,9 @@ hunt() { # name, then the flags of `bataille hunt`
     local name=$1
     shift
     rm -f "$CKPT/$name.ckpt"
+    # --replace: the committed results are rewritten (byte-identical for the same code).
     "$BIN" hunt "$@" --threads "$THREADS" --checkpoint "$CKPT/$name.ckpt" \
-        --out "results/hunts/$name"
+        --out "results/hunts/$name" --replace
 }
 
 run() {

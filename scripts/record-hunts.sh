@@ -39,7 +39,7 @@ sample() { # name, deck and method flags, deals, seed
     fi
     # shellcheck disable=SC2086 # $2 holds several flags
     "$BIN" explore $2 --random "$deals" --seed "$seed" --top 20 --threads "$THREADS" \
-        --records "$RECORDS" --out "results/hunts/$name" "${resume[@]}"
+        --records "$RECORDS" --out "results/hunts/$name" --replace "${resume[@]}"
 }
 
 run() {

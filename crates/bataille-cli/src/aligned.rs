@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use bataille_constructs::aligned::{self, Extension};
 use bataille_engine::{
     Limits, Methods, NoRandom, Outcome, Position,
@@ -69,7 +69,21 @@ pub(crate) fn run(args: AlignedArgs) -> Result<ExitCode> {
             if times == 0 {
                 bail!("--times must be at least 1, got 0");
             }
-            let (deal, _) = parse_deal(&deal, None, None, false)?;
+            let (deal, spec) = parse_deal(&deal, None, None, false)?;
+            let spec = spec.context("internal error: a whole deck has a deck")?;
+            // Checked before the copies are made: the result must be a deck the engine plays.
+            let most = (bataille_engine::MAX_VALUE / spec.values())
+                .min(bataille_engine::MAX_CARDS / spec.cards().max(1));
+            if times > most {
+                bail!(
+                    "--times {times} is too many: {times} copies of a C={} V={} deal make more \
+                     than {} values or {} cards (at most --times {most} for this deal)",
+                    spec.colours(),
+                    spec.values(),
+                    bataille_engine::MAX_VALUE,
+                    bataille_engine::MAX_CARDS
+                );
+            }
             report_extension(&vec![deal; times], methods)
         }
         AlignedCommand::Combine { deals, methods } => {

@@ -35,8 +35,8 @@ struct RunArgs {
     /// Random deals per cell, instead of the recipe's (for a quick, reduced run).
     #[arg(long, value_name = "N")]
     deals: Option<u64>,
-    /// Worker threads (default: one per core); never changes the results.
-    #[arg(long, default_value_t = 0)]
+    /// Worker threads (default: one per core; at most 8 per core); never changes the results.
+    #[arg(long, default_value_t = 0, value_parser = crate::checks::threads)]
     threads: usize,
     /// The results directory; the table goes to <DIR>/<recipe name>/.
     #[arg(long, value_name = "DIR", default_value = "results")]
@@ -62,10 +62,13 @@ fn find_recipe(path: &Path) -> Result<PathBuf> {
     bail!("no recipe at {} (nor {})", path.display(), with_ext.display())
 }
 
+/// The largest recipe file read (recipes are a few lines).
+const MAX_RECIPE_BYTES: u64 = 1 << 20;
+
 fn run_recipe(args: RunArgs) -> Result<ExitCode> {
     let path = find_recipe(&args.recipe)?;
-    let text =
-        fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::output::read_bounded(&path, MAX_RECIPE_BYTES)?
+        .with_context(|| format!("cannot read {}: it does not exist", path.display()))?;
     let mut recipe =
         Recipe::parse(&text).with_context(|| format!("invalid recipe {}", path.display()))?;
     if let Some(deals) = args.deals {
@@ -84,12 +87,7 @@ fn run_recipe(args: RunArgs) -> Result<ExitCode> {
     let output = match &recipe {
         Recipe::Records(r) => {
             let read = |p: PathBuf| -> Result<Option<String>> {
-                if !p.exists() {
-                    return Ok(None);
-                }
-                fs::read_to_string(&p)
-                    .map(Some)
-                    .with_context(|| format!("cannot read {}", p.display()))
+                crate::output::read_bounded(&p, crate::output::MAX_RECORDS_BYTES)
             };
             let mut sources = Vec::new();
             for s in &r.sources {
@@ -109,7 +107,7 @@ fn run_recipe(args: RunArgs) -> Result<ExitCode> {
     fs::create_dir_all(&out_dir).with_context(|| format!("cannot create {}", out_dir.display()))?;
     for (file, bytes) in &output.files {
         let p = out_dir.join(file);
-        fs::write(&p, bytes).with_context(|| format!("cannot write {}", p.display()))?;
+        crate::output::write_atomic(&p, bytes).context("cannot write the results")?;
     }
     let threads = if args.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -129,8 +127,8 @@ fn run_recipe(args: RunArgs) -> Result<ExitCode> {
         toolchain(),
         machine(),
     );
-    fs::write(out_dir.join("NOTE.md"), note)
-        .with_context(|| format!("cannot write {}", out_dir.join("NOTE.md").display()))?;
+    crate::output::write_atomic(&out_dir.join("NOTE.md"), note.as_bytes())
+        .context("cannot write the results")?;
     print!("{}", output.summary);
     println!("\nwritten to {} in {elapsed:.1} s", out_dir.display());
     Ok(ExitCode::SUCCESS)

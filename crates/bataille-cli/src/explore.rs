@@ -12,11 +12,15 @@
 //! - `metadata.csv`: command, version, threads, shard, elapsed time, speed: the only file that
 //!   differs between runs.
 //!
-//! Exit codes: 0 done, 2 bad input, 130 interrupted by Ctrl-C (the checkpoint and the partial
+//! The output directory must be empty, or this run's own (`--resume`), or `--replace` must be
+//! given; its files are written together (see [`crate::output`]). Before a long run (more
+//! than [`ESTIMATE_FROM`] deals) the time is estimated from a short sample, and a run
+//! estimated at more than [`MAX_DAYS`] days is refused unless `--no-estimate-limit` is given.
+//!
+//! Exit codes: 0 done, 2 bad input (a refusal, or `merge` of an incomplete set of shards
+//! without `--partial`), 130 interrupted by Ctrl-C or SIGTERM (the checkpoint and the partial
 //! results are saved; `--resume` continues).
 
-use std::fs;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -28,11 +32,13 @@ use bataille_engine::{DeckSpec, Limits, Methods};
 use bataille_search::bmn::Bmn;
 use bataille_search::records::{RecordRow, check_row};
 use bataille_search::{
-    Bataille, DealGame, Mode, Options, Plan, Progress, Shard, State, explore, report,
+    Bataille, DealGame, Mode, Options, Plan, Progress, Shard, State, explore, report, sample_speed,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::checks::{at_most, cores};
+use crate::output::{OutputFiles, prepare_outputs, write_atomic};
 use crate::play::parse_methods;
 use crate::provenance::{append_records, commit, machine, utc_now};
 
@@ -85,9 +91,10 @@ impl DeckArgs {
 
 /// Flags shared by every command that explores deals (`explore`, `bmn explore`).
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("mode").required(true).args(["exhaustive", "random"])))]
 pub(crate) struct RunArgs {
     /// Play every deal once (one per mirror pair when the players are interchangeable).
-    #[arg(long, conflicts_with = "random", required_unless_present = "random")]
+    #[arg(long, conflicts_with = "random")]
     exhaustive: bool,
     /// Play this many uniformly random deals.
     #[arg(long, value_name = "N")]
@@ -95,8 +102,8 @@ pub(crate) struct RunArgs {
     /// Seed of the random deals and of the random stacking method.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0)]
+    /// Worker threads (default: one per core; at most 8 per core).
+    #[arg(long, default_value_t = 0, value_parser = crate::checks::threads)]
     threads: usize,
     /// Run only the K-th of N disjoint parts (1 ≤ K ≤ N), to combine later with `merge`.
     #[arg(long, value_name = "K/N")]
@@ -110,18 +117,25 @@ pub(crate) struct RunArgs {
     /// Seconds between checkpoints.
     #[arg(long, default_value_t = 60, value_name = "SECS")]
     checkpoint_every: u64,
-    /// How many longest games to keep, by tricks and by cards.
+    /// How many longest games to keep, by tricks and by cards (at most 10,000).
     #[arg(long, default_value_t = 10)]
-    top: usize,
+    top: u64,
     /// Keep at most this many distinct cycles (default: all): those of smallest rank, a
     /// uniform sample whose counts stay exact; the summary then estimates how many distinct
     /// cycles there are. Bounds the memory, checkpoints and cycles.csv of runs that reach
     /// millions of them.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     max_cycles: Option<u64>,
-    /// Output directory (created if needed).
+    /// Output directory (created if needed). It must be empty, or hold this run's own
+    /// results (with --resume), unless --replace is given.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Replace the results in a non-empty --out directory.
+    #[arg(long)]
+    replace: bool,
+    /// Run even when the estimated time is more than 30 days.
+    #[arg(long)]
+    no_estimate_limit: bool,
     /// Stop after this many work units, as if interrupted (for tests of --resume).
     #[arg(long, hide = true)]
     max_units: Option<u64>,
@@ -133,61 +147,39 @@ pub(crate) struct MergeArgs {
     /// Output directories of `explore --shard` runs of one search.
     #[arg(required = true, value_name = "DIR")]
     parts: Vec<PathBuf>,
-    /// Output directory of the merged results.
+    /// Output directory of the merged results (empty, unless --replace is given).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Replace the results in a non-empty --out directory.
+    #[arg(long)]
+    replace: bool,
+    /// Accept parts that do not cover the whole run (shards missing or unfinished): the
+    /// merged results are then partial, and say so.
+    #[arg(long)]
+    partial: bool,
 }
 
 /// Set by Ctrl-C (or SIGTERM, as a scheduler sends before pre-empting); polled by the workers
 /// between units.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-fn parse_shard(text: &str) -> Result<Shard> {
+pub(crate) fn parse_shard(text: &str) -> Result<Shard> {
     let parsed = text.split_once('/').and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)));
-    parsed
-        .and_then(|(k, n)| Shard::new(k, n))
-        .with_context(|| format!("invalid shard {text:?}: expected K/N with 1 ≤ K ≤ N, e.g. 3/8"))
+    parsed.and_then(|(k, n)| Shard::new(k, n)).with_context(|| {
+        format!(
+            "invalid shard {}: expected K/N with 1 ≤ K ≤ N, e.g. 3/8",
+            crate::checks::shown(text)
+        )
+    })
 }
 
-/// Checks the output paths of a long run before any work: a checkpoint that exists is only
-/// continued with `--resume`, its directory must exist, and the output directory is created.
-pub(crate) fn prepare_outputs(checkpoint: Option<&Path>, resume: bool, out: &Path) -> Result<()> {
-    if let Some(path) = checkpoint {
-        if !resume && path.exists() {
-            bail!(
-                "the checkpoint {} already exists: pass --resume to continue it, or remove it",
-                path.display()
-            );
-        }
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-            && !dir.is_dir()
-        {
-            bail!("cannot write the checkpoint: the directory {} does not exist", dir.display());
-        }
-    }
-    fs::create_dir_all(out)
-        .with_context(|| format!("cannot create the output directory {}", out.display()))
-}
+/// The largest `--top`: each worker keeps that many games per measure in every batch.
+pub(crate) const MAX_TOP: u64 = 10_000;
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it, flushed to disk, renamed.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    fs::rename(&tmp, path)?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        // Make the rename itself durable (best effort: not every platform opens directories).
-        if let Ok(d) = fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-    }
-    Ok(())
-}
+/// Runs of more deals than this get a time estimate before they start.
+pub(crate) const ESTIMATE_FROM: u128 = 1 << 30;
+/// Runs estimated at more days than this are refused without `--no-estimate-limit`.
+pub(crate) const MAX_DAYS: f64 = 30.0;
 
 /// The progress display and the checkpoint writer.
 struct Reporter {
@@ -272,36 +264,30 @@ impl Progress for Reporter {
     }
 }
 
-/// Writes the result files (all but the metadata) of `state` into `dir`.
-fn write_results<G: DealGame>(dir: &Path, game: &G, plan: &Plan, state: &State) -> Result<String> {
-    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let file = |name: &str| -> Result<fs::File> {
-        let path = dir.join(name);
-        fs::File::create(&path).with_context(|| format!("cannot write {}", path.display()))
-    };
+/// The result files (all but the metadata) of `state`, and the terminal summary.
+fn results<G: DealGame>(
+    dir: &Path,
+    game: &G,
+    plan: &Plan,
+    state: &State,
+) -> Result<(OutputFiles, String)> {
+    let mut files = OutputFiles::new(dir);
     let cycles = report::cycle_rows(game, state);
-    report::write_summary(game, state, plan.deals(), file("summary.csv")?)?;
-    report::write_histograms(state, file("histograms.csv")?)?;
-    report::write_records(game, state, file("records.csv")?)?;
-    report::write_cycles(&cycles, file("cycles.csv")?)?;
+    let mut add = |name: &'static str, write: &dyn Fn(&mut Vec<u8>) -> Result<()>| -> Result<()> {
+        let mut bytes = Vec::new();
+        write(&mut bytes).with_context(|| format!("cannot write {}", dir.join(name).display()))?;
+        files.add(name, bytes);
+        Ok(())
+    };
+    add("summary.csv", &|w| Ok(report::write_summary(game, state, plan.deals(), w)?))?;
+    add("histograms.csv", &|w| Ok(report::write_histograms(state, w)?))?;
+    add("records.csv", &|w| Ok(report::write_records(game, state, w)?))?;
+    add("cycles.csv", &|w| Ok(report::write_cycles(&cycles, w)?))?;
     if state.key.loop_deals > 0 {
-        report::write_loops(game, state, &cycles, file("loops.csv")?)?;
+        add("loops.csv", &|w| Ok(report::write_loops(game, state, &cycles, w)?))?;
     }
-    write_atomic(&dir.join("state.txt"), state.encode().as_bytes())
-        .with_context(|| format!("cannot write {}", dir.join("state.txt").display()))?;
-    Ok(report::human_summary(game, state, &cycles))
-}
-
-fn write_metadata(dir: &Path, rows: &[(&str, String)]) -> Result<()> {
-    let path = dir.join("metadata.csv");
-    let mut w = csv::Writer::from_path(&path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    w.write_record(["key", "value"])?;
-    for (k, v) in rows {
-        w.write_record([*k, v.as_str()])?;
-    }
-    w.flush()?;
-    Ok(())
+    files.add("state.txt", state.encode().into_bytes());
+    Ok((files, report::human_summary(game, state, &cycles)))
 }
 
 pub(crate) fn command_line() -> String {
@@ -325,8 +311,8 @@ pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
              `bataille verify` replays every row of the records file"
         );
     }
-    // A records file that is there must be one, so that a long run does not end on a bad path.
-    crate::records::read_records(path)?;
+    // Checked before any work, so that a long run does not end on a bad path.
+    crate::records::check_records_file(path)?;
     let seed = if args.run.random.is_some() { args.run.seed.to_string() } else { "-".to_string() };
     // Where the run starts: the working directory may move on during a long run.
     let found_by = Provenance { command: replay_command(), commit: commit(), machine: machine() };
@@ -405,7 +391,7 @@ fn replay_command() -> String {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--resume" => {}
+            "--resume" | "--replace" => {}
             "--checkpoint" | "--checkpoint-every" => {
                 args.next();
             }
@@ -435,15 +421,18 @@ pub(crate) fn run_search<G: DealGame>(
         None => Mode::Exhaustive,
     };
     let shard = args.shard.as_deref().map(parse_shard).transpose()?.unwrap_or(Shard::WHOLE);
+    at_most("--top", args.top, MAX_TOP, "the longest games kept by every worker")?;
     let max_cycles = args.max_cycles.map_or(0, |k| usize::try_from(k).unwrap_or(usize::MAX));
-    let plan = Plan::new(game, mode, args.seed, args.top)?
+    let plan = Plan::new(game, mode, args.seed, args.top as usize)?
         .keeping_loop_deals(loop_deals)
         .keeping_cycles(max_cycles);
     let name = if loop_deals > 0 { "hunt" } else { "explore" };
     let resume = match (&args.checkpoint, args.resume) {
         (Some(path), true) => {
-            let text = fs::read_to_string(path)
-                .with_context(|| format!("cannot read the checkpoint {}", path.display()))?;
+            let text = crate::output::read_bounded(path, crate::output::MAX_STATE_BYTES)?
+                .with_context(|| {
+                    format!("cannot read the checkpoint {}: it does not exist", path.display())
+                })?;
             let state = State::decode(&text)
                 .with_context(|| format!("cannot resume from {}", path.display()))?;
             state
@@ -454,14 +443,25 @@ pub(crate) fn run_search<G: DealGame>(
         _ => None,
     };
     let resumed = resume.is_some();
-    prepare_outputs(args.checkpoint.as_deref(), args.resume, &args.out)?;
+    let own = |dir: &Path| {
+        crate::output::read_bounded(&dir.join("state.txt"), crate::output::MAX_STATE_BYTES)
+            .ok()
+            .flatten()
+            .and_then(|text| State::decode(&text).ok())
+            .is_some_and(|s| s.check_resumable(plan.key(), shard).is_ok())
+    };
+    let threads = if args.threads == 0 { rayon_threads() } else { args.threads };
+    let done = resume.as_ref().map_or(0, |s| s.done.len());
+    estimate(game, &plan, shard, done, threads, args.no_estimate_limit)?;
+    prepare_outputs(args.checkpoint.as_deref(), args.resume, &args.out, args.replace, &own)?;
 
-    // The first Ctrl-C asks the workers to stop after their current unit; a second one quits.
+    // The first Ctrl-C (or SIGTERM) asks the workers to stop: they abandon their current units
+    // within milliseconds (those are played again on resume); a second one quits at once.
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
-        eprintln!("\nbataille: stopping after the current units (Ctrl-C again to quit at once)");
+        eprintln!("\nbataille: stopping (Ctrl-C again to quit at once)");
     });
     let options = Options {
         threads: args.threads,
@@ -474,10 +474,9 @@ pub(crate) fn run_search<G: DealGame>(
     let elapsed = started.elapsed().as_secs_f64();
     reporter.finish();
 
-    let summary = write_results(&args.out, game, &plan, &ended.state)?;
-    let threads = if args.threads == 0 { rayon_threads() } else { args.threads };
-    write_metadata(
-        &args.out,
+    let (mut files, summary) = results(&args.out, game, &plan, &ended.state)?;
+    files.add_key_values(
+        "metadata.csv",
         &[
             ("command", command_line()),
             ("version", env!("CARGO_PKG_VERSION").to_string()),
@@ -489,7 +488,8 @@ pub(crate) fn run_search<G: DealGame>(
             ("deals_played", ended.deals_played.to_string()),
             ("deals_per_s", format!("{:.0}", ended.deals_played as f64 / elapsed.max(1e-9))),
         ],
-    )?;
+    );
+    files.commit()?;
     print!("{summary}");
     println!(
         "time:      {elapsed:.2} s, {} deals played, {:.0} deals/s on {threads} threads",
@@ -515,6 +515,57 @@ pub(crate) fn run_search<G: DealGame>(
     Ok(ExitCode::SUCCESS)
 }
 
+/// Before a run of more than [`ESTIMATE_FROM`] deals: measures the speed on a short sample,
+/// prints the estimated time, and refuses a run estimated at more than [`MAX_DAYS`] days unless
+/// `no_limit`.
+fn estimate<G: DealGame>(
+    game: &G,
+    plan: &Plan,
+    shard: Shard,
+    done_units: u64,
+    threads: usize,
+    no_limit: bool,
+) -> Result<()> {
+    let units = plan.key().units.max(1);
+    let pending = shard.units(units).saturating_sub(done_units);
+    let deals = plan.deals() as f64 * pending as f64 / units as f64;
+    if deals < ESTIMATE_FROM as f64 {
+        return Ok(());
+    }
+    let speed = sample_speed(game, Duration::from_millis(300));
+    // Threads beyond the cores add nothing.
+    let workers = threads.min(cores()).max(1);
+    let secs = deals / (speed * workers as f64);
+    let days = secs / 86_400.0;
+    let on = if workers == 1 { "1 thread".to_string() } else { format!("{workers} threads") };
+    eprintln!(
+        "estimate:  {} for {deals:.3e} deals at about {speed:.0} deals/s per thread on {on} \
+         (measured on a sample)",
+        human_duration(secs)
+    );
+    if days > MAX_DAYS && !no_limit {
+        bail!(
+            "the run would take about {} ({deals:.3e} deals on {on}), more than the limit of \
+             {MAX_DAYS} days: split it with --shard K/N across machines, or pass \
+             --no-estimate-limit to run it anyway",
+            human_duration(secs)
+        );
+    }
+    Ok(())
+}
+
+/// A duration in the largest fitting unit: `42 s`, `3.5 hours`, `12 days`, `3.1e6 years`.
+pub(crate) fn human_duration(secs: f64) -> String {
+    let (value, unit) = match secs {
+        s if s < 120.0 => (s, "s"),
+        s if s < 7_200.0 => (s / 60.0, "minutes"),
+        s if s < 172_800.0 => (s / 3_600.0, "hours"),
+        s if s < 3.0e7 => (s / 86_400.0, "days"),
+        s => (s / 3.156e7, "years"),
+    };
+    if value >= 1e6 { format!("{value:.1e} {unit}") } else { format!("{value:.1} {unit}") }
+}
+
 pub(crate) fn rayon_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -524,21 +575,50 @@ pub(crate) fn merge(args: MergeArgs) -> Result<ExitCode> {
     let mut parts = Vec::new();
     for dir in &args.parts {
         let path = dir.join("state.txt");
-        let text = fs::read_to_string(&path).with_context(|| {
-            format!("cannot read {} (is it an explore output?)", path.display())
-        })?;
+        let text = crate::output::read_bounded(&path, crate::output::MAX_STATE_BYTES)?
+            .with_context(|| {
+                format!("cannot read {}: no such file (is it an explore output?)", path.display())
+            })?;
         parts
             .push(State::decode(&text).with_context(|| format!("cannot read {}", path.display()))?);
     }
     let state = State::merge(&parts)?;
+    if !state.is_complete() && !args.partial {
+        bail!("{}; pass --partial to merge them anyway", missing_shards(&state));
+    }
+    prepare_outputs(None, false, &args.out, args.replace, &|_| false)?;
     let identity = state.key.game.clone();
     if let Some(game) = Bataille::from_identity(&identity) {
         merge_game(&game, &state, &args, started)
     } else if let Some(game) = Bmn::from_identity(&identity) {
         merge_game(&game, &state, &args, started)
     } else {
-        bail!("unknown game {identity:?} in the state files")
+        bail!("unknown game {} in the state files", crate::checks::shown(&identity))
     }
+}
+
+/// Which shards an incomplete merged state lacks, as a sentence.
+fn missing_shards(state: &State) -> String {
+    let stride = state.done.stride();
+    let units = state.key.units;
+    if stride <= 1 {
+        return format!(
+            "the parts cover {} of {units} units: the run is unfinished",
+            state.done.len()
+        );
+    }
+    const LISTED: usize = 20;
+    let (missing, first) = state.done.incomplete_shards(units, LISTED);
+    let mut list: Vec<String> = first.iter().map(u64::to_string).collect();
+    if missing > first.len() as u64 {
+        list.push(format!("and {} more", missing - first.len() as u64));
+    }
+    let (noun, verb) = if missing == 1 { ("shard", "is") } else { ("shards", "are") };
+    format!(
+        "{noun} {} of {stride} {verb} missing or unfinished (the parts cover {} of {units} units)",
+        list.join(", "),
+        state.done.len()
+    )
 }
 
 fn merge_game<G: DealGame>(
@@ -559,24 +639,21 @@ fn merge_game<G: DealGame>(
     if plan.key() != &state.key {
         bail!("the state files do not describe a run of {}", state.key.game);
     }
-    let summary = write_results(&args.out, game, &plan, state)?;
-    write_metadata(
-        &args.out,
+    let (mut files, summary) = results(&args.out, game, &plan, state)?;
+    files.add_key_values(
+        "metadata.csv",
         &[
             ("command", command_line()),
             ("version", env!("CARGO_PKG_VERSION").to_string()),
             ("parts", args.parts.len().to_string()),
             ("elapsed_s", format!("{:.3}", started.elapsed().as_secs_f64())),
         ],
-    )?;
+    );
+    files.commit()?;
     print!("{summary}");
     println!("results:   {}", args.out.display());
     if !state.is_complete() {
-        println!(
-            "warning:   the parts cover {} of {} units: some shards are missing or unfinished",
-            state.done.len(),
-            state.key.units
-        );
+        println!("partial:   {} (--partial)", missing_shards(state));
     }
     Ok(ExitCode::SUCCESS)
 }

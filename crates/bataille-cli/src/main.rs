@@ -11,11 +11,15 @@ use clap::Parser;
 
 mod aligned;
 mod bmn;
+mod checks;
 mod construct;
 mod experiment;
 mod explore;
 mod flags;
+#[cfg(test)]
+mod fuzz;
 mod hunt;
+mod output;
 mod play;
 mod provenance;
 mod records;

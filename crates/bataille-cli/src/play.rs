@@ -67,8 +67,15 @@ pub(crate) fn parse_deal(
     values: Option<usize>,
     partial: bool,
 ) -> Result<(Position, Option<DeckSpec>)> {
-    let deal = Position::parse(text).with_context(|| format!("cannot read the deal {text:?}"))?;
+    let deal = Position::parse(text)
+        .with_context(|| format!("cannot read the deal {}", crate::checks::shown(text)))?;
     if partial {
+        if colours == Some(0) {
+            bail!("--colours must be at least 1, got 0");
+        }
+        if let Some(v) = values.filter(|&v| v == 0 || v > bataille_engine::MAX_VALUE) {
+            bail!("--values must be 1 to {}, got {v}", bataille_engine::MAX_VALUE);
+        }
         let max = deal.first().iter().chain(deal.second()).copied().max().unwrap_or(0);
         let v = values.unwrap_or(usize::from(max));
         deal.check_partial(v)?;

@@ -2,6 +2,7 @@
 //! collects record deals with them (`results/records.csv`, replayed by `bataille verify`).
 
 use std::fs;
+use std::io::Write as _;
 use std::path::Path;
 use std::process::Command;
 use std::time::SystemTime;
@@ -11,25 +12,31 @@ use anyhow::{Context, Result};
 use crate::explore::rayon_threads;
 use crate::records::RECORD_COLUMNS;
 
-/// Appends `rows` to the records file, writing the header first if the file is new.
+/// Appends `rows` to the records file, writing the header first if the file is new or empty.
+/// Its directory must exist (checked before the run by
+/// [`crate::records::check_records_file`]); none is created. The rows go in one write; if it
+/// fails (a full disk) the file is cut back to its old length, and the error names it.
 pub(crate) fn append_records(path: &Path, rows: &[[String; 12]]) -> Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let new = !path.exists() || fs::metadata(path).map(|m| m.len() == 0).unwrap_or(true);
-    let file = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("cannot append to {}", path.display()))?;
-    let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(file);
-    if new {
+    let old_len = fs::metadata(path).map_or(0, |m| m.len());
+    let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+    if old_len == 0 {
         w.write_record(RECORD_COLUMNS)?;
     }
     for row in rows {
         w.write_record(row)?;
     }
-    w.flush().with_context(|| format!("cannot append to {}", path.display()))?;
+    let bytes = w.into_inner().context("internal error: a CSV row in memory")?;
+    let mut file = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot append to {}", path.display()))?;
+    if let Err(e) = file.write_all(&bytes).and_then(|()| file.sync_all()) {
+        let _ = file.set_len(old_len);
+        return Err(e).with_context(|| {
+            format!("cannot append to {} (it keeps its old rows)", path.display())
+        });
+    }
     Ok(())
 }
 

@@ -16,9 +16,13 @@
 //! `records extend` plays backwards from a deal (or any position whose game ends) and appends
 //! the deals farthest before it, which play that many tricks more, to the same file.
 //!
-//! Exit codes: 0 done, 2 bad input, 130 interrupted by Ctrl-C (`--resume` continues).
+//! The records file is checked before any work (readable, appendable, within
+//! [`crate::output::MAX_RECORDS_BYTES`]); the output directory is refused when it holds other
+//! files, unless it is this search's own (`--resume`) or `--replace` is given.
+//!
+//! Exit codes: 0 done, 2 bad input (also a `--time` too short to evaluate a deal), 130
+//! interrupted by Ctrl-C (`--resume` continues).
 
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -35,8 +39,9 @@ use bataille_search::stats::Measure;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::explore::{DeckArgs, command_line, prepare_outputs, rayon_threads, write_atomic};
+use crate::explore::{DeckArgs, command_line, rayon_threads};
 use crate::flags::MethodArgs;
+use crate::output::{OutputFiles, prepare_outputs, read_bounded, write_atomic};
 use crate::play::parse_method;
 use crate::provenance::{append_records, commit, machine, utc_now};
 
@@ -104,9 +109,10 @@ struct SearchArgs {
         long,
         value_name = "SECS",
         conflicts_with = "iterations",
-        required_unless_present = "iterations"
+        required_unless_present = "iterations",
+        value_parser = crate::checks::seconds
     )]
-    time: Option<f64>,
+    time: Option<Duration>,
     /// Evaluate this many deals in all (reproducible whatever --threads).
     #[arg(long, value_name = "N")]
     iterations: Option<u64>,
@@ -116,8 +122,8 @@ struct SearchArgs {
     /// Iterations of a chain between restarts.
     #[arg(long, default_value_t = Anneal::default().epoch)]
     epoch: u64,
-    /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0)]
+    /// Worker threads (default: one per core; at most 8 per core).
+    #[arg(long, default_value_t = 0, value_parser = crate::checks::threads)]
     threads: usize,
     /// Save the search to this file periodically and on Ctrl-C.
     #[arg(long, value_name = "FILE")]
@@ -134,9 +140,13 @@ struct SearchArgs {
     /// Do not append to the records file.
     #[arg(long)]
     no_records: bool,
-    /// Output directory (created if needed).
+    /// Output directory (created if needed). It must be empty, or hold this search's own
+    /// results (with --resume), unless --replace is given.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Replace the results in a non-empty --out directory.
+    #[arg(long)]
+    replace: bool,
 }
 
 /// Set by Ctrl-C or SIGTERM; polled between rounds.
@@ -156,6 +166,9 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     let methods = args.methods.deterministic("playing backwards needs")?;
     if args.budget == 0 {
         bail!("--budget must be at least 1, got 0");
+    }
+    if !args.no_records {
+        check_records_file(&args.records)?;
     }
     let play = |p: &Position| play(p, methods, &mut NoRandom, Limits::DETERMINISTIC);
     let r = play(&start);
@@ -283,8 +296,7 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
     let budget = match (args.time, args.iterations) {
         (_, Some(0)) => bail!("--iterations must be at least 1, got 0"),
         (_, Some(n)) => Budget::Iterations(n),
-        (Some(t), None) if t.is_finite() && t > 0.0 => Budget::Time(Duration::from_secs_f64(t)),
-        (Some(t), None) => bail!("--time must be a positive number of seconds, got {t}"),
+        (Some(t), None) => Budget::Time(t),
         (None, None) => bail!("give --time or --iterations"),
     };
     let cfg = Config {
@@ -296,18 +308,26 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
         anneal: Anneal { epoch: args.epoch, ..Anneal::default() },
     };
     cfg.validate()?;
+    if !args.no_records {
+        check_records_file(&args.records)?;
+    }
+    let read_state = |path: &Path| -> Result<Option<SearchState>> {
+        let Some(text) = read_bounded(path, crate::output::MAX_STATE_BYTES)? else {
+            return Ok(None);
+        };
+        Ok(Some(
+            SearchState::decode(&text, &cfg)
+                .with_context(|| format!("cannot resume from {}", path.display()))?,
+        ))
+    };
     let resume = match (&args.checkpoint, args.resume) {
-        (Some(path), true) => {
-            let text = fs::read_to_string(path)
-                .with_context(|| format!("cannot read the checkpoint {}", path.display()))?;
-            Some(
-                SearchState::decode(&text, &cfg)
-                    .with_context(|| format!("cannot resume from {}", path.display()))?,
-            )
-        }
+        (Some(path), true) => Some(read_state(path)?.with_context(|| {
+            format!("cannot read the checkpoint {}: it does not exist", path.display())
+        })?),
         _ => None,
     };
-    prepare_outputs(args.checkpoint.as_deref(), args.resume, &args.out)?;
+    let own = |dir: &Path| read_state(&dir.join("state.txt")).is_ok_and(|s| s.is_some());
+    prepare_outputs(args.checkpoint.as_deref(), args.resume, &args.out, args.replace, &own)?;
 
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
@@ -347,17 +367,23 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
         bar.finish_and_clear();
     }
     let result = &ended.result;
+    if result.iterations == 0 {
+        bail!(
+            "no deal was evaluated within --time {:?}: give a longer --time, or --iterations N",
+            args.time.unwrap_or_default()
+        );
+    }
     let threads = if args.threads == 0 { rayon_threads() } else { args.threads };
     let command = command_line();
     let replay = replay_command(&args, result.iterations);
 
-    write_best(&args.out.join("best.csv"), &cfg, result)?;
-    write_cycles(&args.out.join("cycles.csv"), &cfg, result)?;
-    write_atomic(&args.out.join("state.txt"), ended.state.encode().as_bytes())
-        .with_context(|| format!("cannot write {}", args.out.join("state.txt").display()))?;
+    let mut files = OutputFiles::new(&args.out);
+    files.add("best.csv", best_csv(&cfg, result)?);
+    files.add("cycles.csv", cycles_csv(&cfg, result)?);
+    files.add("state.txt", ended.state.encode().into_bytes());
     let rate = ended.iterations_run as f64 / elapsed.max(1e-9);
-    write_metadata(
-        &args.out.join("metadata.csv"),
+    files.add_key_values(
+        "metadata.csv",
         &[
             ("command", command.clone()),
             ("replay", replay.clone()),
@@ -372,7 +398,8 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
             ("elapsed_s", format!("{elapsed:.3}")),
             ("deals_per_s", format!("{rate:.0}")),
         ],
-    )?;
+    );
+    files.commit()?;
     let spec_name = format!("C={} V={} {}", spec.colours(), spec.values(), methods);
     println!("search:    {spec_name}, maximising {}, seed {}", measure.name(), args.seed);
     for (name, list) in [("tricks", &result.by_tricks), ("cards", &result.by_cards)] {
@@ -453,11 +480,10 @@ fn deal_text(cfg: &Config, deal: &[u8]) -> String {
         .to_string()
 }
 
-fn write_best(path: &Path, cfg: &Config, r: &SearchResult) -> Result<()> {
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+fn best_csv(cfg: &Config, r: &SearchResult) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(["measure", "rank", "tricks", "cards", "chain", "iteration", "deal"])?;
-    let rows = |m: Measure, list: &[Found], w: &mut csv::Writer<fs::File>| -> Result<()> {
+    let rows = |m: Measure, list: &[Found], w: &mut csv::Writer<Vec<u8>>| -> Result<()> {
         for (i, f) in list.iter().enumerate() {
             w.write_record([
                 m.name().to_string(),
@@ -473,13 +499,11 @@ fn write_best(path: &Path, cfg: &Config, r: &SearchResult) -> Result<()> {
     };
     rows(Measure::Tricks, &r.by_tricks, &mut w)?;
     rows(Measure::Cards, &r.by_cards, &mut w)?;
-    w.flush()?;
-    Ok(())
+    Ok(w.into_inner()?)
 }
 
-fn write_cycles(path: &Path, cfg: &Config, r: &SearchResult) -> Result<()> {
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+fn cycles_csv(cfg: &Config, r: &SearchResult) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(["cycle_id", "period_tricks", "period_cards", "tail_tricks", "deal"])?;
     for c in &r.cycles {
         w.write_record([
@@ -490,29 +514,31 @@ fn write_cycles(path: &Path, cfg: &Config, r: &SearchResult) -> Result<()> {
             deal_text(cfg, &c.deal),
         ])?;
     }
-    w.flush()?;
-    Ok(())
-}
-
-fn write_metadata(path: &Path, rows: &[(&str, String)]) -> Result<()> {
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
-    w.write_record(["key", "value"])?;
-    for (k, v) in rows {
-        w.write_record([*k, v.as_str()])?;
-    }
-    w.flush()?;
-    Ok(())
+    Ok(w.into_inner()?)
 }
 
 /// Reads the records file into rows to replay: `Ok(None)` when it does not exist.
 pub(crate) fn read_records(path: &Path) -> Result<Option<Vec<(usize, RecordRow)>>> {
-    if !path.exists() {
+    let Some(text) = read_bounded(path, crate::output::MAX_RECORDS_BYTES)? else {
         return Ok(None);
+    };
+    parse_records(path, &text).map(Some)
+}
+
+/// Checks, before any work, that the records file at `path` can be read (when it exists) and
+/// appended to.
+pub(crate) fn check_records_file(path: &Path) -> Result<()> {
+    read_records(path)?;
+    crate::output::check_appendable(path)
+}
+
+/// The rows of a records file's text (`path` names it in errors); an empty text has none.
+pub(crate) fn parse_records(path: &Path, text: &str) -> Result<Vec<(usize, RecordRow)>> {
+    if text.is_empty() {
+        return Ok(Vec::new());
     }
-    let mut r =
-        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let headers = r.headers()?.clone();
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let headers = r.headers().with_context(|| format!("cannot read {}", path.display()))?.clone();
     if headers.iter().collect::<Vec<_>>() != RECORD_COLUMNS {
         bail!("{}: unexpected columns, expected {}", path.display(), RECORD_COLUMNS.join(","));
     }
@@ -533,11 +559,17 @@ pub(crate) fn read_records(path: &Path) -> Result<Option<Vec<(usize, RecordRow)>
         };
         let method_text = field(2);
         let (a, b) = method_text.split_once('/').unwrap_or((method_text, method_text));
-        let methods = Methods::new(parse_method(a)?, parse_method(b)?);
+        let at = || format!("{} line {line}", path.display());
+        let methods =
+            Methods::new(parse_method(a).with_context(at)?, parse_method(b).with_context(at)?);
         let deal: Position = field(6).parse().with_context(|| {
-            format!("{} line {line}: invalid deal {:?}", path.display(), field(6))
+            format!(
+                "{} line {line}: invalid deal {}",
+                path.display(),
+                crate::checks::shown(field(6))
+            )
         })?;
-        parse_measure(field(3))?;
+        parse_measure(field(3)).with_context(at)?;
         rows.push((
             line,
             RecordRow {
@@ -550,5 +582,5 @@ pub(crate) fn read_records(path: &Path) -> Result<Option<Vec<(usize, RecordRow)>
             },
         ));
     }
-    Ok(Some(rows))
+    Ok(rows)
 }

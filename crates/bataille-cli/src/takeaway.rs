@@ -422,7 +422,7 @@ impl Engine {
     fn method(&self) -> String {
         match self {
             Engine::Nim(_) => "Bouton's closed form".into(),
-            Engine::Subtraction(g) => format!("closed form (period {})", g.max_take() + 1),
+            Engine::Subtraction(g) => format!("closed form (period {})", g.period()),
             Engine::Matches(t) => format!("table of every heap up to {}", t.max_left()),
             Engine::TwoHeaps(t) => format!("table of every pair of heaps up to {}", t.max()),
             Engine::Brute(_) => "generic solver (brute force)".into(),

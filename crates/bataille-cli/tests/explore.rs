@@ -96,9 +96,15 @@ fn merged_shards_equal_one_run() {
         (parts[0].to_str().unwrap(), parts[1].to_str().unwrap(), parts[2].to_str().unwrap());
     run_ok(&["merge", p3, p1, p2, "--out", merged.to_str().unwrap()]);
     assert_same_results(&whole, &merged);
-    // Two of three parts: merged, but flagged incomplete.
-    let o = run_ok(&["merge", p1, p2, "--out", dir.join("partial").to_str().unwrap()]);
-    assert!(o.contains("some shards are missing"), "{o}");
+    // Two of three parts: refused, naming the missing shard; merged with --partial, and
+    // flagged incomplete.
+    let partial = dir.join("partial");
+    let o = bataille(&["merge", p1, p2, "--out", partial.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("shard 3 of 3 is missing or unfinished"), "{}", text(&o));
+    assert!(!partial.exists());
+    let o = run_ok(&["merge", p1, p2, "--partial", "--out", partial.to_str().unwrap()]);
+    assert!(o.contains("partial:   shard 3 of 3 is missing"), "{o}");
     // The same part twice is refused.
     let o = bataille(&["merge", p1, p1, "--out", dir.join("twice").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));

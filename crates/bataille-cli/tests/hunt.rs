@@ -112,7 +112,9 @@ fn resumed_and_merged_hunts_equal_one_run() {
     assert_same_results(&whole, &merged);
     // An explore checkpoint does not resume a hunt.
     let ex = dir.join("explore.ckpt");
-    let mut a = vec!["explore", "--out", out_s, "--checkpoint", ex.to_str().unwrap()];
+    let explored = dir.join("explored");
+    let mut a =
+        vec!["explore", "--out", explored.to_str().unwrap(), "--checkpoint", ex.to_str().unwrap()];
     a.extend(["--max-units", "1"]);
     a.extend(common);
     assert_eq!(bataille(&a).status.code(), Some(130));

@@ -345,6 +345,7 @@ fn explore_appends_its_longest_games() {
         r,
         "--out",
         o,
+        "--replace",
     ]);
     let rows = fs::read_to_string(&records).unwrap();
     let lines: Vec<&str> = rows.lines().collect();
@@ -352,6 +353,7 @@ fn explore_appends_its_longest_games() {
     assert!(lines[3].starts_with("4,4,optimized,tricks,"), "{rows}");
     assert!(lines[3].contains(",7,bataille explore "), "{rows}");
     assert!(!lines[3].contains("ckpt") && !lines[3].contains("--checkpoint"), "{rows}");
+    assert!(!lines[3].contains("--replace"), "{rows}");
     let v = run_ok(&["verify", "--filter", "records", "--records", r]);
     assert!(v.contains("4 rows") || v.contains("ok"), "{v}");
     assert!(!v.contains("FAIL"), "{v}");

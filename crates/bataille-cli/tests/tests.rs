@@ -5,6 +5,7 @@ mod cli;
 mod construct;
 mod experiment;
 mod explore;
+mod hostile;
 mod hunt;
 mod records;
 mod takeaway;

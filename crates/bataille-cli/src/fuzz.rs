@@ -1,0 +1,337 @@
+//! The standing fuzz suite: property tests that feed the parsers of user input (deals, bmn
+//! hands, recipes, state files, records files, and the numeric flags and their validators)
+//! with arbitrary and near-valid text. Each must answer `Ok` or a short error, never panic.
+//!
+//! `cargo test` runs [`cases`] cases per property (a few seconds in all) from a fixed seed, so
+//! that a failure is reproducible; `BATAILLE_FUZZ_CASES=100000 cargo test -p bataille-cli
+//! fuzz` runs a longer campaign (and `BATAILLE_FUZZ_SEED=N` another seed).
+
+use std::path::Path;
+
+use bataille_engine::Position;
+use bataille_search::plan::{Mode, Plan, Shard};
+use bataille_search::{Bataille, State, explore_sequential};
+use clap::Parser as _;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed, TestRunner};
+
+/// Cases per property: `BATAILLE_FUZZ_CASES`, or 256.
+fn cases() -> u32 {
+    std::env::var("BATAILLE_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
+}
+
+/// A runner with a fixed seed (`BATAILLE_FUZZ_SEED`, or a constant), no failure files.
+fn runner() -> TestRunner {
+    let seed = std::env::var("BATAILLE_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x0bad_5eed_0018);
+    TestRunner::new(Config {
+        cases: cases(),
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..Config::default()
+    })
+}
+
+/// Runs `test` on values of `strategy`, panicking with the minimal failing input.
+fn check<S: Strategy>(strategy: S, test: impl Fn(S::Value) -> Result<(), TestCaseError>)
+where
+    S::Value: std::fmt::Debug,
+{
+    if let Err(e) = runner().run(&strategy, test) {
+        panic!("{e}");
+    }
+}
+
+/// Text made of the characters that matter to the parser (`alphabet`) and a little of
+/// anything, up to `len` characters.
+fn text(alphabet: &'static str, len: usize) -> impl Strategy<Value = String> {
+    let chars: Vec<char> = alphabet.chars().collect();
+    prop::collection::vec(
+        prop_oneof![
+            8 => prop::sample::select(chars),
+            1 => any::<char>(),
+        ],
+        0..len,
+    )
+    .prop_map(|v| v.into_iter().collect())
+}
+
+/// Numbers as a user might type them at the limits of their type.
+fn number_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<u64>().prop_map(|n| n.to_string()),
+        any::<i64>().prop_map(|n| n.to_string()),
+        prop::sample::select(vec![
+            "0",
+            "1",
+            "-1",
+            "255",
+            "256",
+            "4294967295",
+            "4294967296",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1e20",
+            "1e-12",
+            "NaN",
+            "inf",
+            "-0",
+            "",
+            " 3",
+            "0x10",
+        ])
+        .prop_map(str::to_string),
+        any::<f64>().prop_map(|x| x.to_string()),
+    ]
+}
+
+/// An error message must stay short, whatever the input's length.
+fn short(message: &str) -> Result<(), TestCaseError> {
+    prop_assert!(message.len() < 2_000, "an error of {} bytes", message.len());
+    Ok(())
+}
+
+#[test]
+fn deals_parse_or_refuse_briefly() {
+    check(text("0123456789,/[] 1", 400), |t| {
+        if let Err(e) = Position::parse(&t) {
+            short(&e.to_string())?;
+        }
+        for (c, v, partial) in [(None, None, false), (None, None, true), (Some(0), Some(300), true)]
+        {
+            if let Err(e) = crate::play::parse_deal(&t, c, v, partial) {
+                short(&format!("{e:#}"))?;
+            }
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn deals_round_trip() {
+    let hand = || prop::collection::vec(1u8..=255, 0..128);
+    check((hand(), hand()), |(a, b)| {
+        let p = Position::new(a, b).expect("at most 256 cards");
+        prop_assert_eq!(Position::parse(&p.to_string()).unwrap(), p.clone());
+        prop_assert_eq!(Position::parse(&p.compact()).unwrap(), p);
+        Ok(())
+    });
+}
+
+#[test]
+fn bmn_hands_parse_or_refuse() {
+    check((text("-JQKAjqka01234[], ", 120), text("-JQKA[], 0", 120)), |(a, b)| {
+        let _ = bataille_bmn::Hands::parse(&a, &b);
+        Ok(())
+    });
+}
+
+/// A recipe line: a known key with a plausible or extreme value, or junk.
+fn recipe_line() -> impl Strategy<Value = String> {
+    let key = prop::sample::select(vec![
+        "table",
+        "colours",
+        "values",
+        "methods",
+        "deals",
+        "seed",
+        "conventions",
+        "exact",
+        "histograms",
+        "sources",
+        "extra",
+    ]);
+    let value = prop_oneof![
+        number_text(),
+        prop::sample::select(vec![
+            "durations",
+            "duels",
+            "records",
+            "natural, optimized",
+            "random",
+            "end, repeat",
+            "1, 2, 3",
+            "true",
+            "",
+        ])
+        .prop_map(str::to_string),
+        text("0123456789, =#", 20),
+    ];
+    prop_oneof![
+        4 => (key, value).prop_map(|(k, v)| format!("{k} = {v}")),
+        1 => text("abc =#\t,", 30),
+    ]
+}
+
+#[test]
+fn recipes_parse_or_refuse() {
+    check(prop::collection::vec(recipe_line(), 0..12), |lines| {
+        if let Err(e) = bataille_experiment::Recipe::parse(&lines.join("\n")) {
+            short(&e.to_string())?;
+        }
+        Ok(())
+    });
+}
+
+/// The state file of a small hunt, to be damaged.
+fn small_state() -> String {
+    let spec = bataille_engine::DeckSpec::new(2, 3).unwrap();
+    let methods = bataille_engine::Methods::new(
+        bataille_engine::Method::Natural,
+        bataille_engine::Method::Natural,
+    );
+    let game = Bataille::new(spec, methods, bataille_engine::Limits::default_for(methods));
+    let plan =
+        Plan::with_unit_size(&game, Mode::Exhaustive, 0, 3, 16).unwrap().keeping_loop_deals(4);
+    explore_sequential(&game, &plan).encode()
+}
+
+/// A state file with one line replaced by junk or an extreme number, or cut short.
+fn damaged(valid: String) -> impl Strategy<Value = String> {
+    let lines = valid.lines().count();
+    (0..lines, number_text(), 0..valid.len(), 0..3u8).prop_map(move |(i, junk, cut, how)| {
+        match how {
+            0 => valid
+                .lines()
+                .enumerate()
+                .map(|(j, l)| {
+                    if j != i {
+                        return l.to_string();
+                    }
+                    // Keep the line's key, give it an extreme value.
+                    match l.split_once(' ') {
+                        Some((k, _)) => format!("{k} {junk}"),
+                        None => junk.clone(),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            1 => valid.char_indices().take_while(|&(k, _)| k < cut).map(|(_, c)| c).collect(),
+            _ => {
+                let mut v = valid.clone().into_bytes();
+                v[cut] ^= 0x01;
+                String::from_utf8_lossy(&v).into_owned()
+            }
+        }
+    })
+}
+
+#[test]
+fn state_files_decode_or_refuse() {
+    let valid = small_state();
+    assert!(State::decode(&valid).is_ok());
+    check(damaged(valid), |t| {
+        if let Ok(s) = State::decode(&t) {
+            // A state that decodes must be usable: its key, its merge with itself.
+            let _ = s.key.empty_stats();
+            let _ = State::merge(&[s.clone(), s]);
+        }
+        Ok(())
+    });
+    check(text("bataille-search state 1\ngame mode seed unit-size 0123456789 \n", 300), |t| {
+        let _ = State::decode(&t);
+        Ok(())
+    });
+}
+
+#[test]
+fn records_files_parse_or_refuse() {
+    let header = crate::records::RECORD_COLUMNS.join(",");
+    let row = prop_oneof![
+        prop::collection::vec(number_text(), 12).prop_map(|f| f.join(",")),
+        text("0123456789,/[] natural\"", 80),
+        Just("4,3,natural,tricks,5,20,\"[1, 2] / [3]\",-,c,x,m,d".to_string()),
+    ];
+    check((any::<bool>(), prop::collection::vec(row, 0..6)), move |(with_header, rows)| {
+        let mut t = if with_header { format!("{header}\n") } else { String::new() };
+        t += &rows.join("\n");
+        if let Err(e) = crate::records::parse_records(Path::new("r.csv"), &t) {
+            short(&format!("{e:#}"))?;
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn numeric_flags_parse_or_refuse() {
+    let flag = prop::sample::select(vec![
+        ("explore", "--threads"),
+        ("explore", "--top"),
+        ("explore", "--random"),
+        ("explore", "--max-cycles"),
+        ("explore", "--checkpoint-every"),
+        ("explore", "-c"),
+        ("explore", "-v"),
+        ("explore", "--shard"),
+        ("records", "--time"),
+        ("records", "--chains"),
+        ("records", "--threads"),
+        ("records", "--iterations"),
+        ("records", "--epoch"),
+    ]);
+    check((flag, number_text()), |((command, flag), value)| {
+        let mut args = vec!["bataille".to_string()];
+        match command {
+            "explore" => args.extend(["explore", "--exhaustive", "--out", "x"].map(String::from)),
+            _ => args.extend(["records", "search", "--out", "x"].map(String::from)),
+        }
+        for (f, v) in [("-c", "4"), ("-v", "3")] {
+            if f != flag {
+                args.extend([f.to_string(), v.to_string()]);
+            }
+        }
+        if command == "records" && flag != "--time" && flag != "--iterations" {
+            args.extend(["--iterations".to_string(), "10".to_string()]);
+        }
+        args.extend([flag.to_string(), value.clone()]);
+        if let Err(e) = crate::flags::Cli::try_parse_from(&args) {
+            short(&e.to_string())?;
+        }
+        let _ = crate::checks::threads(&value);
+        let _ = crate::checks::seconds(&value);
+        let _ = crate::explore::parse_shard(&format!("{value}/{value}"));
+        Ok(())
+    });
+}
+
+#[test]
+fn shards_of_a_run_list_the_missing_ones() {
+    check((1u64..40, 1u64..200, prop::collection::vec(any::<bool>(), 40)), |(n, units, keep)| {
+        let key = Plan::with_unit_size(
+            &Bataille::new(
+                bataille_engine::DeckSpec::new(1, 2).unwrap(),
+                bataille_engine::Methods::new(
+                    bataille_engine::Method::Natural,
+                    bataille_engine::Method::Natural,
+                ),
+                bataille_engine::Limits::DETERMINISTIC,
+            ),
+            Mode::Random { deals: units },
+            0,
+            1,
+            1,
+        )
+        .unwrap()
+        .key()
+        .clone();
+        let parts: Vec<State> = (1..=n)
+            .filter(|k| keep[*k as usize % 40])
+            .map(|k| {
+                let shard = Shard::new(k, n).unwrap();
+                let mut s = State::new(key.clone(), shard);
+                for u in s.done.pending(shard, units).collect::<Vec<_>>() {
+                    s.done.insert(u);
+                }
+                s
+            })
+            .collect();
+        let Ok(merged) = State::merge(&parts) else { return Ok(()) };
+        let (missing, first) = merged.done.incomplete_shards(units, 5);
+        let expected: Vec<u64> = (1..=n.min(units)).filter(|k| !keep[*k as usize % 40]).collect();
+        prop_assert_eq!(missing, expected.len() as u64);
+        prop_assert_eq!(&first[..], &expected[..expected.len().min(5)]);
+        Ok(())
+    });
+}

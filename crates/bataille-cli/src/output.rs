@@ -1,0 +1,332 @@
+//! Files a run writes: atomic writes that name the file on failure, output directories that
+//! are written all at once (or not at all), and the checks made before any work starts.
+//!
+//! Every write goes to a temporary file beside its target (`NAME.tmp`), is flushed to disk and
+//! then renamed over the target. A run's output directory is written in two passes: every
+//! temporary file first, then the renames; when a write fails (a full disk) the temporary
+//! files are removed and the directory keeps its old files. A directory that holds files is
+//! only written into when they are this run's own (`--resume`) or with `--replace`.
+
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+/// The files that the commands with `--out` write: the ones a run replaces, and the ones
+/// that do not count as another run's results (the checkpoint aside).
+pub(crate) const OUTPUT_NAMES: [&str; 9] = [
+    "summary.csv",
+    "histograms.csv",
+    "records.csv",
+    "cycles.csv",
+    "loops.csv",
+    "state.txt",
+    "metadata.csv",
+    "best.csv",
+    "NOTE.md",
+];
+
+/// `path` with `.tmp` appended: where [`write_atomic`] writes first.
+fn temporary(path: &Path) -> PathBuf {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    PathBuf::from(tmp)
+}
+
+/// Writes and flushes `bytes` to `tmp`, removing it again on failure.
+fn write_temporary(tmp: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let result = (|| {
+        let mut f = fs::File::create(tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(tmp);
+    }
+    result
+}
+
+/// Makes the renames in `dir` durable (best effort: not every platform opens directories).
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Ok(d) = fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file beside it, flushed to disk, renamed.
+/// On failure the temporary file is removed, `path` keeps its old content, and the error
+/// names `path`.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = temporary(path);
+    let named =
+        |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    write_temporary(&tmp, bytes).map_err(named)?;
+    if let Err(e) = fs::rename(&tmp, path) {
+        let _ = fs::remove_file(&tmp);
+        return Err(named(e));
+    }
+    sync_dir(path);
+    Ok(())
+}
+
+/// The files of one output directory, kept in memory and written together by
+/// [`OutputFiles::commit`].
+#[derive(Debug)]
+pub(crate) struct OutputFiles {
+    dir: PathBuf,
+    files: Vec<(&'static str, Vec<u8>)>,
+}
+
+impl OutputFiles {
+    pub(crate) fn new(dir: &Path) -> OutputFiles {
+        OutputFiles { dir: dir.to_path_buf(), files: Vec::new() }
+    }
+
+    /// Adds the file `name` with `bytes`.
+    pub(crate) fn add(&mut self, name: &'static str, bytes: Vec<u8>) {
+        self.files.push((name, bytes));
+    }
+
+    /// Adds a CSV file of `(key, value)` rows under the header `key,value`.
+    pub(crate) fn add_key_values(&mut self, name: &'static str, rows: &[(&str, String)]) {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut write = || -> csv::Result<()> {
+            w.write_record(["key", "value"])?;
+            for (k, v) in rows {
+                w.write_record([*k, v.as_str()])?;
+            }
+            w.flush()?;
+            Ok(())
+        };
+        write().expect("writing to memory does not fail");
+        self.add(name, w.into_inner().expect("writing to memory does not fail"));
+    }
+
+    /// Writes every file: all the temporary files first, then the renames, so that a failure
+    /// (a full disk) leaves the directory's old files, no temporary file, and an error naming
+    /// the file. The output files of other runs' kinds (in [`OUTPUT_NAMES`]) that this run does
+    /// not write are removed, so that the directory holds one run's results.
+    pub(crate) fn commit(self) -> Result<()> {
+        let created = !self.dir.exists();
+        fs::create_dir_all(&self.dir).with_context(|| {
+            format!("cannot create the output directory {}", self.dir.display())
+        })?;
+        let mut written: Vec<(PathBuf, PathBuf)> = Vec::new();
+        let cleanup = |written: &[(PathBuf, PathBuf)]| {
+            for (tmp, _) in written {
+                let _ = fs::remove_file(tmp);
+            }
+            if created {
+                // Only an empty directory is removed.
+                let _ = fs::remove_dir(&self.dir);
+            }
+        };
+        for (name, bytes) in &self.files {
+            let path = self.dir.join(name);
+            let tmp = temporary(&path);
+            if let Err(e) = write_temporary(&tmp, bytes) {
+                cleanup(&written);
+                return Err(e).with_context(|| {
+                    format!("cannot write {} (the directory keeps its old files)", path.display())
+                });
+            }
+            written.push((tmp, path));
+        }
+        for (i, (tmp, path)) in written.iter().enumerate() {
+            if let Err(e) = fs::rename(tmp, path) {
+                cleanup(&written[i..]);
+                return Err(e).with_context(|| format!("cannot write {}", path.display()));
+            }
+        }
+        sync_dir(&self.dir.join("x"));
+        for stale in OUTPUT_NAMES {
+            if !self.files.iter().any(|(name, _)| *name == stale) {
+                let path = self.dir.join(stale);
+                if path.is_file() {
+                    fs::remove_file(&path)
+                        .with_context(|| format!("cannot remove {}", path.display()))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Checks the output paths of a long run before any work. A checkpoint that exists is only
+/// continued with `--resume`, and its directory must exist. The output directory, when it
+/// holds files (the checkpoint aside), must be this run's own (`resume` and `own` says so) or
+/// `replace` must be given; when missing, it must be possible to create it (it is created by
+/// [`OutputFiles::commit`]).
+pub(crate) fn prepare_outputs(
+    checkpoint: Option<&Path>,
+    resume: bool,
+    out: &Path,
+    replace: bool,
+    own: &dyn Fn(&Path) -> bool,
+) -> Result<()> {
+    if let Some(path) = checkpoint {
+        if !resume && path.exists() {
+            bail!(
+                "the checkpoint {} already exists: pass --resume to continue it, or remove it",
+                path.display()
+            );
+        }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if !dir.is_dir() {
+                bail!(
+                    "cannot write the checkpoint: the directory {} does not exist",
+                    dir.display()
+                );
+            }
+        }
+    }
+    if out.exists() && !out.is_dir() {
+        bail!("the output {} is not a directory", out.display());
+    }
+    if out.is_dir() && !replace {
+        // The checkpoint (and its temporary file) may live in the output directory.
+        let checkpoint_names: Vec<std::ffi::OsString> = checkpoint
+            .filter(|c| c.parent().is_some_and(|p| same_dir(p, out)))
+            .into_iter()
+            .flat_map(|c| {
+                [
+                    c.file_name().map(|n| n.to_owned()),
+                    temporary(c).file_name().map(|n| n.to_owned()),
+                ]
+            })
+            .flatten()
+            .collect();
+        let mut others = Vec::new();
+        for entry in fs::read_dir(out)
+            .with_context(|| format!("cannot read the output directory {}", out.display()))?
+        {
+            let name = entry?.file_name();
+            if !checkpoint_names.contains(&name) {
+                others.push(name.to_string_lossy().into_owned());
+            }
+        }
+        others.sort();
+        let allowed = others.is_empty() || (resume && own(out));
+        if !allowed {
+            let why = if resume {
+                "its state.txt is not this run's"
+            } else {
+                "a rerun would replace its results"
+            };
+            bail!(
+                "the output directory {} is not empty ({} entries, e.g. {}): {why}; pass \
+                 --replace to replace them, or choose another directory",
+                out.display(),
+                others.len(),
+                others[0]
+            );
+        }
+    }
+    if !out.exists() {
+        // Created with the results (so that a refusal or a failure leaves nothing), but
+        // checked now: its nearest existing ancestor must let us create it.
+        let mut ancestor = out.parent();
+        while let Some(a) = ancestor.filter(|a| !a.as_os_str().is_empty() && !a.exists()) {
+            ancestor = a.parent();
+        }
+        let ancestor = ancestor.filter(|a| !a.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        if !ancestor.is_dir() || !writable(ancestor) {
+            bail!(
+                "cannot create the output directory {}: {} is not a writable directory",
+                out.display(),
+                ancestor.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name the same directory (`""` is the working directory).
+fn same_dir(a: &Path, b: &Path) -> bool {
+    let canon = |p: &Path| {
+        let p = if p.as_os_str().is_empty() { Path::new(".") } else { p };
+        fs::canonicalize(p).ok()
+    };
+    canon(a).is_some_and(|x| canon(b) == Some(x))
+}
+
+/// The largest state file (checkpoint or `state.txt`) read.
+pub(crate) const MAX_STATE_BYTES: u64 = 8 << 30;
+
+/// The largest records file read (a million rows is about 200 MB; the repository's is a few
+/// kB).
+pub(crate) const MAX_RECORDS_BYTES: u64 = 256 << 20;
+
+/// Reads the file at `path` as text: `Ok(None)` when it does not exist. It must be a regular
+/// file of at most `max` bytes, and is read no further than that (`/dev/zero` is refused).
+pub(crate) fn read_bounded(path: &Path, max: u64) -> Result<Option<String>> {
+    let meta = match fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    if !meta.is_file() {
+        bail!("cannot read {}: not a regular file", path.display());
+    }
+    let mut bytes = Vec::new();
+    let file = fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, max + 1), &mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.len() as u64 > max {
+        bail!("{} is larger than the limit of {max} bytes", path.display());
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| anyhow::anyhow!("cannot read {}: not UTF-8 text", path.display()))
+}
+
+/// Checks, before any work, that rows can be appended to the records file at `path`: an
+/// existing file must be writable; a new one needs an existing, writable directory (none is
+/// created).
+pub(crate) fn check_appendable(path: &Path) -> Result<()> {
+    if path.exists() {
+        fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot append to the records file {}", path.display()))?;
+        return Ok(());
+    }
+    let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(d) => d,
+        None => Path::new("."),
+    };
+    if !dir.is_dir() {
+        bail!(
+            "cannot create the records file {}: the directory {} does not exist",
+            path.display(),
+            dir.display()
+        );
+    }
+    if fs::metadata(dir).is_ok_and(|m| m.permissions().readonly()) || !writable(dir) {
+        bail!(
+            "cannot create the records file {}: the directory {} is not writable",
+            path.display(),
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// Whether this process may create files in `dir`.
+fn writable(dir: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        let Ok(c) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else { return false };
+        // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
+        unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) == 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        true
+    }
+}

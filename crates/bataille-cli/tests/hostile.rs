@@ -1,0 +1,410 @@
+//! Hostile input and faults (issue 18): every reproducer of the issue, run through the binary.
+//! No panic, no hang, no silent wrong answer, no lost result: each case ends quickly with the
+//! right answer or a refusal (exit 2) that names the offending value.
+
+use std::fs;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_bataille"))
+}
+
+fn bataille(args: &[&str]) -> Output {
+    within(bin().args(args), Duration::from_secs(60))
+}
+
+/// Runs `cmd`, killed (and the test failed) if it runs longer than `limit`.
+fn within(cmd: &mut Command, limit: Duration) -> Output {
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("runs");
+    let status = wait_at_most(&mut child, limit)
+        .unwrap_or_else(|| panic!("{cmd:?} still runs after {limit:?}"));
+    let mut out = Output { status, stdout: Vec::new(), stderr: Vec::new() };
+    child.stdout.take().unwrap().read_to_end(&mut out.stdout).unwrap();
+    child.stderr.take().unwrap().read_to_end(&mut out.stderr).unwrap();
+    out
+}
+
+/// The exit status of `child` within `limit`, or `None` (the child killed) when it runs on.
+/// Its output must be small (the pipes are read at the end).
+fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// Asserts a refusal: exit 2, no panic, and every `needles` in the message.
+fn refused(args: &[&str], needles: &[&str]) -> String {
+    let o = bataille(args);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {t}");
+    assert!(!t.contains("panicked"), "{args:?}: {t}");
+    for n in needles {
+        assert!(t.contains(n), "{args:?}: expected {n:?} in: {t}");
+    }
+    t
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let o = bataille(args);
+    assert!(o.status.success(), "{args:?}: {}", text(&o));
+    text(&o)
+}
+
+/// A fresh scratch directory under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile-tests").join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The files of a directory, with their bytes.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), fs::read(e.path()).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+// 1. Arithmetic on user-given sizes.
+#[test]
+fn subtraction_game_with_the_largest_take_is_a_win() {
+    let max = u64::MAX.to_string();
+    let o = run_ok(&["takeaway", "solve", "subtraction", &max, "--max-take", &max]);
+    assert!(o.contains("N: the player to move wins"), "{o}");
+    assert!(o.contains(&format!("take {max} ({max} -> 0)")), "{o}");
+    assert!(o.contains("period 18446744073709551616"), "{o}");
+}
+
+// 2. A log-scale plot of a mean of 0.
+#[test]
+fn experiment_with_a_mean_of_zero_ends() {
+    let dir = scratch("mean-zero");
+    let recipe = dir.join("zero.recipe");
+    fs::write(
+        &recipe,
+        "table = durations\ncolours = 1\nvalues = 1\nmethods = natural\ndeals = 10\nseed = 1\n\
+         conventions = end\n",
+    )
+    .unwrap();
+    let results = dir.join("r");
+    let args = ["experiment", "run", s(&recipe), "--threads", "1", "--deals", "200"];
+    let o = within(bin().args(args).args(["--results", s(&results)]), Duration::from_secs(30));
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(fs::read_to_string(results.join("zero/means.svg")).unwrap().contains("<svg"));
+}
+
+// 3, 4, 5, 6, 7. Sizes checked before anything is allocated or started.
+#[test]
+fn sizes_beyond_their_limits_are_refused_before_any_work() {
+    let dir = scratch("sizes");
+    let out = dir.join("out");
+    let o = s(&out);
+    let search = ["records", "search", "-c", "4", "-v", "3", "--no-records", "--out", o];
+    refused(&[&search[..], &["--time", "1e20"]].concat(), &["--time", "1e20", "limit"]);
+    refused(&[&search[..], &["--time", "NaN"]].concat(), &["--time"]);
+    refused(
+        &[&search[..], &["--iterations", "10", "--chains", "4294967295"]].concat(),
+        &["4294967295 chains", "limit of 1048576"],
+    );
+    for k in ["18446744073709551615", "1000000000"] {
+        refused(&["aligned", "repeat", "-k", k, "1,2/2,1"], &["--times", k, "at most --times 64"]);
+    }
+    for top in ["18446744073709551615", "100000000"] {
+        refused(
+            &["explore", "-c", "4", "-v", "3", "--exhaustive", "--top", top, "--out", o],
+            &["--top", top, "limit of 10000"],
+        );
+    }
+    for args in [
+        &["explore", "-c", "4", "-v", "3", "--exhaustive", "--out", o][..],
+        &["hunt", "-c", "4", "-v", "3", "--exhaustive", "--out", o],
+        &["records", "search", "-c", "4", "-v", "3", "--iterations", "9", "--out", o],
+        &["experiment", "run", "durations-c1"],
+    ] {
+        refused(&[args, &["--threads", "100000"]].concat(), &["100000 threads", "limit"]);
+    }
+    assert!(!out.exists(), "a refusal writes nothing");
+}
+
+// 8. Stopped within seconds, and checkpoints within seconds, whatever the deck.
+#[test]
+fn sigterm_stops_a_huge_deck_within_seconds_and_checkpoints_are_timely() {
+    let dir = scratch("sigterm");
+    let (ckpt, out) = (dir.join("ckpt"), dir.join("out"));
+    let mut child = bin()
+        .args(["explore", "-c", "1", "-v", "20", "--exhaustive", "--threads", "1"])
+        .args(["--no-estimate-limit", "--checkpoint-every", "1", "--checkpoint", s(&ckpt)])
+        .args(["--out", s(&out)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // A checkpoint within seconds (the estimate's sample takes about 0.3 s).
+    let started = Instant::now();
+    while !ckpt.exists() && started.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(ckpt.exists(), "no checkpoint after {:?}", started.elapsed());
+    let state = fs::read_to_string(&ckpt).unwrap();
+    assert!(state.contains("\nunit-size 1048576\n"), "{state}");
+    // SIGTERM: stopped within seconds, with exit 130 and the partial results saved.
+    // SAFETY: kill(2) on the id of a child this test started and has not waited for.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let stopped = Instant::now();
+    let status = wait_at_most(&mut child, Duration::from_secs(10)).expect("stopped");
+    assert!(stopped.elapsed() < Duration::from_secs(5), "{:?}", stopped.elapsed());
+    assert_eq!(status.code(), Some(130));
+    assert!(fs::read_to_string(out.join("summary.csv")).unwrap().contains("complete,false"));
+}
+
+// 9. Runs that cannot finish are refused after an estimate.
+#[test]
+fn a_run_that_cannot_finish_is_estimated_and_refused() {
+    let dir = scratch("estimate");
+    let out = dir.join("out");
+    let t = refused(
+        &["explore", "-c", "4", "-v", "6", "--exhaustive", "--threads", "1", "--out", s(&out)],
+        &["estimate:", "years", "more than the limit of 30 days", "--no-estimate-limit"],
+    );
+    assert!(t.contains("--shard K/N"), "{t}");
+    assert!(!out.exists(), "a refusal writes nothing");
+}
+
+// 10. A used output directory is refused unless it is this run's own or --replace is given.
+#[test]
+fn a_used_output_directory_is_refused_unless_resumed_or_replaced() {
+    let dir = scratch("used-out");
+    let out = dir.join("out");
+    let o = s(&out);
+    let c4v3 = ["-c", "4", "-v", "3", "--exhaustive", "--out", o];
+    run_ok(&[&["explore"][..], &c4v3].concat());
+    let before = snapshot(&out);
+    // The same run again, or another deck: refused, the results untouched.
+    refused(&[&["explore"][..], &c4v3].concat(), &["not empty", "--replace"]);
+    refused(&["explore", "-c", "2", "-v", "3", "--exhaustive", "--out", o], &["not empty"]);
+    refused(&["merge", o, "--out", o], &["not empty"]);
+    assert_eq!(snapshot(&out), before);
+    // A hunt replaces it: its files only, the explore's own gone.
+    run_ok(&["hunt", "-c", "2", "-v", "3", "--exhaustive", "--out", o, "--replace"]);
+    let after = snapshot(&out);
+    assert!(after.iter().any(|(n, _)| n == "loops.csv"));
+    assert_ne!(after, before);
+    run_ok(&["explore", "-c", "4", "-v", "3", "--exhaustive", "--out", o, "--replace"]);
+    let names = |v: &[(String, Vec<u8>)]| v.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&snapshot(&out)), names(&before), "no file of the hunt is left");
+    // An interrupted run resumes into its own output directory, not into another run's.
+    let (ckpt, own) = (dir.join("ckpt"), dir.join("own"));
+    let random = ["-c", "4", "-v", "4", "--random", "70000", "--seed", "3", "--threads", "2"];
+    let first = [&random[..], &["--checkpoint", s(&ckpt), "--out", s(&own)]].concat();
+    let o1 = bataille(&[&["explore"][..], &first, &["--max-units", "1"]].concat());
+    assert_eq!(o1.status.code(), Some(130), "{}", text(&o1));
+    refused(
+        &[&["explore"][..], &random, &["--checkpoint", s(&ckpt), "--resume"], &["--out", o]]
+            .concat(),
+        &["not empty", "not this run's"],
+    );
+    run_ok(&[&["explore"][..], &first, &["--resume"]].concat());
+}
+
+// 11. The records file is checked before any work, and read within bounds.
+#[test]
+fn records_file_is_checked_before_any_work() {
+    let dir = scratch("records-file");
+    let out = dir.join("out");
+    let explore = ["explore", "-c", "2", "-v", "3", "--exhaustive", "--out", s(&out)];
+    let with = |r: &str| -> Vec<String> {
+        explore.iter().chain(&["--records", r]).map(|a| a.to_string()).collect()
+    };
+    let refused = |args: &[String], needles: &[&str]| {
+        refused(&args.iter().map(String::as_str).collect::<Vec<_>>(), needles)
+    };
+    let run_ok = |args: &[String]| run_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    refused(&with("/proc/x/r.csv"), &["/proc/x/r.csv", "the directory /proc/x does not exist"]);
+    refused(&with("/dev/zero"), &["/dev/zero", "not a regular file"]);
+    let verify = ["verify", "--records", "/dev/zero"].map(String::from);
+    refused(&verify, &["/dev/zero", "not a regular file"]);
+    let sub = dir.join("sub");
+    fs::create_dir(&sub).unwrap();
+    refused(&with(s(&sub)), &[s(&sub), "not a regular file"]);
+    let nested = dir.join("missing/deeper/r.csv");
+    refused(&with(s(&nested)), &["missing/deeper does not exist"]);
+    assert!(!dir.join("missing").exists(), "no directory is created");
+    assert!(!out.exists(), "refused before any work");
+    // An empty file is a records file with no rows yet.
+    let empty = dir.join("empty.csv");
+    fs::write(&empty, "").unwrap();
+    run_ok(&with(s(&empty)));
+    let rows = fs::read_to_string(&empty).unwrap();
+    assert!(rows.starts_with("colours,values,method,"), "{rows}");
+    assert_eq!(rows.lines().count(), 3, "{rows}");
+    let o2 = dir.join("o2");
+    let search = ["records", "search", "-c", "4", "-v", "3", "--iterations", "10"];
+    let search: Vec<String> = search
+        .iter()
+        .chain(&["--records", "/proc/x/r.csv", "--out", s(&o2)])
+        .map(|a| a.to_string())
+        .collect();
+    refused(&search, &["/proc/x"]);
+    assert!(!dir.join("o2").exists());
+}
+
+// 12. A full disk (here, a file size limit): the file is named, the old files stay, no
+// temporary file is left.
+#[test]
+fn a_failed_write_names_the_file_and_keeps_the_old_results() {
+    let dir = scratch("full-disk");
+    let out = dir.join("out");
+    run_ok(&["explore", "-c", "4", "-v", "3", "--exhaustive", "--out", s(&out)]);
+    let before = snapshot(&out);
+    // Files of at most 1 KB (ulimit -f counts 1 KB blocks in bash); SIGXFSZ ignored, so that
+    // a larger write (records.csv, state.txt) fails with EFBIG as on a full disk.
+    let limited = |args: &str| {
+        let script = format!("ulimit -f 1; trap '' XFSZ; exec \"$0\" {args}");
+        let mut cmd = Command::new("bash");
+        cmd.args(["-c", &script, env!("CARGO_BIN_EXE_bataille")]);
+        within(&mut cmd, Duration::from_secs(60))
+    };
+    let other = "explore -c 4 -v 3 --random 5000 --seed 1";
+    let o = limited(&format!("{other} --replace --out '{}'", s(&out)));
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains("cannot write") && t.contains(s(&out)), "{t}");
+    assert_eq!(snapshot(&out), before, "the old results stay whole");
+    // A new directory: nothing left behind at all.
+    let fresh = dir.join("fresh");
+    let o = limited(&format!("{other} --out '{}'", s(&fresh)));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!fresh.exists(), "{:?}", fs::read_dir(&fresh).map(|d| d.count()));
+}
+
+// 13. Merging with shards missing.
+#[test]
+fn merge_names_the_missing_shards() {
+    let dir = scratch("merge-missing");
+    let parts: Vec<PathBuf> = (1..=8).map(|k| dir.join(format!("part{k}"))).collect();
+    for (k, p) in parts.iter().enumerate() {
+        if k == 2 || k == 6 {
+            continue;
+        }
+        let shard = format!("{}/8", k + 1);
+        // 13 units of random deals, so that each of the 8 shards has some.
+        let deals = ["-c", "4", "-v", "3", "--random", "200000", "--seed", "5"];
+        run_ok(&[&["explore"][..], &deals, &["--shard", &shard, "--out", s(p)]].concat());
+    }
+    let present: Vec<&str> =
+        parts.iter().enumerate().filter(|(k, _)| *k != 2 && *k != 6).map(|(_, p)| s(p)).collect();
+    let merged = dir.join("merged");
+    let args = [&["merge"][..], &present, &["--out", s(&merged)]].concat();
+    refused(&args, &["shards 3, 7 of 8 are missing or unfinished", "--partial"]);
+    assert!(!merged.exists());
+    let o = run_ok(&[&args[..], &["--partial"]].concat());
+    assert!(o.contains("shards 3, 7 of 8 are missing"), "{o}");
+    let summary = fs::read_to_string(merged.join("summary.csv")).unwrap();
+    assert!(summary.contains("complete,false"), "{summary}");
+}
+
+// 14. A --time too short to evaluate anything.
+#[test]
+fn records_search_that_evaluates_nothing_is_refused() {
+    let dir = scratch("no-time");
+    let records = dir.join("records.csv");
+    let t = refused(
+        &["records", "search", "-c", "4", "-v", "3", "--time", "1e-12"]
+            .into_iter()
+            .chain(["--records", s(&records), "--out", s(&dir.join("out"))])
+            .collect::<Vec<_>>(),
+        &["no deal was evaluated", "--iterations"],
+    );
+    assert!(!t.contains("--iterations 0"), "{t}");
+    assert!(!records.exists(), "nothing appended");
+}
+
+// 15. Smaller refusals.
+#[test]
+fn malformed_small_inputs_are_refused_clearly() {
+    refused(&["play", "-v", "300", "--partial", "255/1"], &["--values", "300"]);
+    refused(&["play", "-c", "0", "--partial", "1/1"], &["--colours", "0"]);
+    refused(&["play", "1,,2/1,2"], &["missing between two commas"]);
+    let dir = scratch("small");
+    let recipe = dir.join("c0.recipe");
+    fs::write(&recipe, "table = durations\ncolours = 0\nvalues = 2\nmethods = natural\n").unwrap();
+    refused(&["experiment", "run", s(&recipe)], &["line 2: invalid colours \"0\""]);
+    refused(&["explore", "-c", "4", "-v", "3", "--out", "x"], &["--exhaustive", "--random"]);
+    // 120 KB (one argument may not exceed 128 KB).
+    let huge = format!("{}/1", "7,".repeat(60_000));
+    let t = refused(&["play", &huge], &["not", "bytes in all"]);
+    assert!(t.len() < 1_000, "{} bytes of error", t.len());
+}
+
+/// Numeric flags at their limits: every value is accepted or refused quickly, never a panic.
+/// `BATAILLE_FUZZ_CASES` above the default also tries each flag with random numbers.
+#[test]
+fn numeric_flags_at_their_limits() {
+    let dir = scratch("numeric");
+    let out = dir.join("out");
+    let o = s(&out);
+    let mut values: Vec<String> =
+        ["0", "-1", "18446744073709551615", "18446744073709551616", "1e20", "NaN", "4294967295"]
+            .map(String::from)
+            .to_vec();
+    let extra: usize =
+        std::env::var("BATAILLE_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..extra / 1000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        values.push((x >> (x % 64)).to_string());
+    }
+    let explore = ["explore", "-c", "4", "-v", "3", "--exhaustive", "--threads", "1", "--out", o];
+    let search = ["records", "search", "-c", "4", "-v", "3", "--no-records", "--out", o];
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (explore.to_vec(), "--top"),
+        (explore.to_vec(), "--max-cycles"),
+        (explore.to_vec(), "--max-tricks"),
+        (explore.to_vec(), "--threads"),
+        (explore.to_vec(), "--checkpoint-every"),
+        (["hunt", "-c", "4", "-v", "3", "--exhaustive", "--out", o].to_vec(), "--keep"),
+        ([&search[..], &["--iterations", "50"]].concat(), "--chains"),
+        ([&search[..], &["--iterations", "50"]].concat(), "--epoch"),
+        (search.to_vec(), "--time"),
+        (["play", "1,2/2,1"].to_vec(), "--max-tricks"),
+        (["aligned", "repeat", "1,2/2,1"].to_vec(), "-k"),
+        (["takeaway", "solve", "subtraction", "7"].to_vec(), "--max-take"),
+    ];
+    for (args, flag) in &cases {
+        for v in &values {
+            let _ = fs::remove_dir_all(&out);
+            let mut a = args.clone();
+            a.extend([*flag, v.as_str()]);
+            let o = bataille(&a);
+            let t = text(&o);
+            assert!(matches!(o.status.code(), Some(0 | 2)), "{a:?}: {t}");
+            assert!(!t.contains("panicked"), "{a:?}: {t}");
+        }
+    }
+}
