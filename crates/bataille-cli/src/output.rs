@@ -244,6 +244,22 @@ pub(crate) fn prepare_outputs(
     Ok(())
 }
 
+/// Refuses a file the user gave (`flag`, e.g. the records file) that the results written to
+/// `out` would replace or remove.
+pub(crate) fn check_outside_outputs(flag: &str, path: &Path, out: &Path) -> Result<()> {
+    let in_out = path.parent().is_some_and(|p| same_dir(p, out));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if in_out && OUTPUT_NAMES.contains(&name) {
+        bail!(
+            "{flag} {} would be overwritten by the results written to {}: choose another file \
+             or another --out",
+            path.display(),
+            out.display()
+        );
+    }
+    Ok(())
+}
+
 /// Whether `a` and `b` name the same directory (`""` is the working directory).
 fn same_dir(a: &Path, b: &Path) -> bool {
     let canon = |p: &Path| {

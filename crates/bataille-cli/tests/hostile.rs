@@ -270,6 +270,9 @@ fn records_file_is_checked_before_any_work() {
         .collect();
     refused(&search, &["/proc/x"]);
     assert!(!dir.join("o2").exists());
+    // A records file that the results would overwrite.
+    fs::create_dir(&out).unwrap();
+    refused(&with(s(&out.join("records.csv"))), &["would be overwritten"]);
 }
 
 // 12. A full disk (here, a file size limit): the file is named, the old files stay, no
