@@ -49,10 +49,10 @@ fn write_temporary(tmp: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Makes the renames in `dir` durable (best effort: not every platform opens directories).
 fn sync_dir(path: &Path) {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if let Ok(d) = fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && let Ok(d) = fs::File::open(dir)
+    {
+        let _ = d.sync_all();
     }
 }
 
@@ -174,13 +174,10 @@ pub(crate) fn prepare_outputs(
                 path.display()
             );
         }
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if !dir.is_dir() {
-                bail!(
-                    "cannot write the checkpoint: the directory {} does not exist",
-                    dir.display()
-                );
-            }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+            && !dir.is_dir()
+        {
+            bail!("cannot write the checkpoint: the directory {} does not exist", dir.display());
         }
     }
     if out.exists() && !out.is_dir() {

@@ -250,7 +250,7 @@ pub fn run_unit_until<G: DealGame>(
     let mut polls = 0u64;
     let mut stopped = || {
         polls += 1;
-        polls % STOP_POLL == 0 && stop.load(Ordering::Relaxed)
+        polls.is_multiple_of(STOP_POLL) && stop.load(Ordering::Relaxed)
     };
     match plan.key().mode {
         Mode::Exhaustive => {
