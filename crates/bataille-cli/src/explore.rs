@@ -312,8 +312,8 @@ pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
         );
     }
     // Checked before any work, so that a long run does not end on a bad path.
-    crate::records::check_records_file(path)?;
     crate::output::check_outside_outputs("--records", path, &args.run.out)?;
+    crate::records::check_records_file(path)?;
     let seed = if args.run.random.is_some() { args.run.seed.to_string() } else { "-".to_string() };
     // Where the run starts: the working directory may move on during a long run.
     let found_by = Provenance { command: replay_command(), commit: commit(), machine: machine() };

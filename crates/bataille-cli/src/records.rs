@@ -309,8 +309,8 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
     };
     cfg.validate()?;
     if !args.no_records {
-        check_records_file(&args.records)?;
         crate::output::check_outside_outputs("--records", &args.records, &args.out)?;
+        check_records_file(&args.records)?;
     }
     let read_state = |path: &Path| -> Result<Option<SearchState>> {
         let Some(text) = read_bounded(path, crate::output::MAX_STATE_BYTES)? else {

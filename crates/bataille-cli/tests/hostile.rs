@@ -270,8 +270,7 @@ fn records_file_is_checked_before_any_work() {
         .collect();
     refused(&search, &["/proc/x"]);
     assert!(!dir.join("o2").exists());
-    // A records file that the results would overwrite.
-    fs::create_dir(&out).unwrap();
+    // A records file that the results would overwrite (`out` holds the run above).
     refused(&with(s(&out.join("records.csv"))), &["would be overwritten"]);
 }
 
