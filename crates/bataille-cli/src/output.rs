@@ -173,11 +173,15 @@ pub(crate) fn prepare_outputs(
                 path.display()
             );
         }
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-            && !dir.is_dir()
-        {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        if !dir.is_dir() {
             bail!("cannot write the checkpoint: the directory {} does not exist", dir.display());
         }
+        // Tried now rather than at the first checkpoint: the temporary file it is written to.
+        let tmp = temporary(path);
+        fs::File::create(&tmp)
+            .with_context(|| format!("cannot write the checkpoint {}", tmp.display()))?;
+        let _ = fs::remove_file(&tmp);
     }
     if out.exists() && !out.is_dir() {
         bail!("the output {} is not a directory", out.display());

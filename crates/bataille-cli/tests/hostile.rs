@@ -147,6 +147,11 @@ fn sizes_beyond_their_limits_are_refused_before_any_work() {
     ] {
         refused(&[args, &["--threads", "100000"]].concat(), &["100000 threads", "limit"]);
     }
+    // A checkpoint that cannot be written is found before the run, not at its first save.
+    refused(
+        &["explore", "-c", "4", "-v", "3", "--exhaustive", "--checkpoint", "/proc/ck", "--out", o],
+        &["cannot write the checkpoint /proc/ck.tmp"],
+    );
     assert!(!out.exists(), "a refusal writes nothing");
 }
 
