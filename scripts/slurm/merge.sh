@@ -45,4 +45,5 @@ if ((${#missing[@]})); then
         "and the same search" >&2
     exit 1
 fi
-exec "$bin" merge "${parts[@]}" --out "$dir/merged"
+# --replace: a merge run again (after more shards were rerun) rewrites DIR/merged.
+exec "$bin" merge "${parts[@]}" --out "$dir/merged" --replace
