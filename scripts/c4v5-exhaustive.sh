@@ -29,9 +29,6 @@ natural | optimized) ;;
 *) echo "unknown method $METHOD (natural or optimized)" >&2; exit 2 ;;
 esac
 SHARDS=16
-mkdir -p target/c4v5-bin
-cp "${BIN:-target/release/bataille}" target/c4v5-bin/bataille
-BIN=target/c4v5-bin/bataille
 THREADS=${THREADS:-0}
 DIR=results/hunts/c4v5-$METHOD-exhaustive
 mkdir -p "$DIR/checkpoints" "$DIR/shards"
@@ -106,5 +103,8 @@ status() {
 }
 
 if [[ ${1:-} == status ]]; then status; exit 0; fi
+mkdir -p target/c4v5-bin
+cp "${BIN:-target/release/bataille}" target/c4v5-bin/bataille
+BIN=target/c4v5-bin/bataille
 if [[ $# -eq 0 ]]; then set -- $(seq 1 $SHARDS); fi
 for k in "$@"; do run_shard "$k"; done
