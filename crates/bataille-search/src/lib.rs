@@ -49,6 +49,7 @@
 
 pub mod arrangement;
 pub mod bataille;
+pub mod blocks;
 pub mod bmn;
 pub mod game;
 pub mod plan;
