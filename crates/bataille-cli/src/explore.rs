@@ -142,7 +142,7 @@ pub(crate) struct MergeArgs {
 /// between units.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-fn parse_shard(text: &str) -> Result<Shard> {
+pub(crate) fn parse_shard(text: &str) -> Result<Shard> {
     let parsed = text.split_once('/').and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)));
     parsed
         .and_then(|(k, n)| Shard::new(k, n))

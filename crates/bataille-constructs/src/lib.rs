@@ -34,6 +34,7 @@
 //!   to check it, and the ranking of positions.
 
 pub mod aligned;
+pub mod cover;
 pub mod lakshtanov;
 pub mod positions;
 pub mod spivey;

@@ -816,28 +816,75 @@ fn pending(state: &BlocksState) -> Vec<u64> {
         .collect()
 }
 
-/// Searches the pending units of `state` in order, `batch` units at a time in parallel on the
-/// current rayon pool (the caller sizes it), calling `checkpoint` with the state after each
-/// batch. Stops early, after the batch under way, when `stop` is set. The result depends only on
-/// the units done.
+/// Searches the pending units of `state` in order, `batch` units at a time in parallel on a
+/// rayon pool of `threads` threads (0: one per core), calling `checkpoint` with the state after
+/// each batch. Stops early, after the batch under way, when `stop` is set. The result depends
+/// only on the units done.
 pub fn run(
     state: &mut BlocksState,
+    threads: usize,
     batch: usize,
     stop: &AtomicBool,
     checkpoint: &mut dyn FnMut(&BlocksState),
-) {
+) -> Result<(), rayon::ThreadPoolBuildError> {
+    // The search recurses once per index and round followed: give it room.
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).stack_size(64 << 20).build()?;
     let pending = pending(state);
     let spec = state.spec;
     for chunk in pending.chunks(batch.max(1)) {
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let results: Vec<PatternResult> = chunk.par_iter().map(|&u| search_unit(spec, u)).collect();
+        let results: Vec<PatternResult> =
+            pool.install(|| chunk.par_iter().map(|&u| search_unit(spec, u)).collect());
         for r in results {
             state.add(r);
         }
         checkpoint(state);
     }
+    Ok(())
+}
+
+/// Whether `first` / `second` comes back to itself under the round map (it lies on an aligned
+/// cycle of rounds).
+pub fn on_cycle(first: &[Card], second: &[Card]) -> bool {
+    let n = first.len();
+    if n == 0 || n > MAX_HALF || second.len() != n {
+        return false;
+    }
+    let mut cur = [[0 as Card; MAX_HALF]; 2];
+    cur[0][..n].copy_from_slice(first);
+    cur[1][..n].copy_from_slice(second);
+    let start = cur;
+    let (mut next, mut saved, mut power) = (cur, cur, 1);
+    let mut round = 0;
+    loop {
+        round += 1;
+        let [c0, c1] = &cur;
+        let [n0, n1] = &mut next;
+        if round_natural(&c0[..n], &c1[..n], &mut n0[..n], &mut n1[..n]).is_err() {
+            return false;
+        }
+        std::mem::swap(&mut cur, &mut next);
+        if cur == start {
+            return true;
+        }
+        if cur == saved {
+            return false;
+        }
+        if round == power {
+            (saved, power) = (cur, power * 2);
+        }
+    }
+}
+
+/// The indices k (0 < k < n) at which the position splits into two blocks, `A[..k] / B[..k]`
+/// and `A[k..] / B[k..]`, each on an aligned cycle of its own: a cycle with none is *prime*
+/// (not two smaller blocks laid end to end, with their values interleaved or not).
+pub fn splits(first: &[Card], second: &[Card]) -> Vec<usize> {
+    (1..first.len())
+        .filter(|&k| on_cycle(&first[..k], &second[..k]) && on_cycle(&first[k..], &second[k..]))
+        .collect()
 }
 
 /// The same search, one unit after another on the calling thread: the sequential path to

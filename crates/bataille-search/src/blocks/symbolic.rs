@@ -143,10 +143,10 @@ impl Relations {
     /// The value of each symbol when the relations are total: 1 + the classes below.
     fn values(&self, symbols: usize) -> [Card; SYMBOLS] {
         let mut v = [0; SYMBOLS];
-        for s in 0..symbols {
-            let c = usize::from(self.rep[s]);
+        for (value, &rep) in v.iter_mut().zip(&self.rep).take(symbols) {
+            let c = usize::from(rep);
             let classes = bits(self.below[c]).filter(|&x| usize::from(self.rep[x]) == x).count();
-            v[s] = classes as Card + 1;
+            *value = classes as Card + 1;
         }
         v
     }
@@ -424,10 +424,11 @@ pub(super) fn search_unit(
     max_rounds: usize,
     prefix: &[u8],
 ) -> UnitResult {
+    // The first hand holds symbols 0..n, the second n..2n.
     let mut root = [[0; MAX_HALF]; 2];
-    for i in 0..half {
-        root[0][i] = i as u8;
-        root[1][i] = (half + i) as u8;
+    let [a, b] = &mut root;
+    for (i, (x, y)) in a.iter_mut().zip(b.iter_mut()).take(half).enumerate() {
+        (*x, *y) = (i as u8, (half + i) as u8);
     }
     let mut o = Outcomes {
         half,

@@ -72,15 +72,14 @@ fn states_are_the_same_whatever_the_threads_and_batches() {
     assert!(seq.is_complete());
     let stop = AtomicBool::new(false);
     for (threads, batch) in [(1, 1), (2, 7), (3, 1000)] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         let mut st = BlocksState::new(spec, Shard::WHOLE);
         let mut saves = Vec::new();
-        pool.install(|| run(&mut st, batch, &stop, &mut |s| saves.push(s.to_text())));
+        run(&mut st, threads, batch, &stop, &mut |s| saves.push(s.to_text())).unwrap();
         assert_eq!(st, seq, "threads {threads} batch {batch}");
         // Resuming from any checkpoint ends in the same state.
         let mid = &saves[saves.len() / 2];
         let mut resumed = BlocksState::from_text(mid, spec, Shard::WHOLE).unwrap();
-        pool.install(|| run(&mut resumed, batch, &stop, &mut |_| {}));
+        run(&mut resumed, threads, batch, &stop, &mut |_| {}).unwrap();
         assert_eq!(resumed.to_text(), seq.to_text());
     }
     assert!(!seq.cycles.is_empty());
@@ -117,79 +116,32 @@ fn state_text_is_checked() {
     assert_eq!(BlocksSpec::new(7, 4, 1), Err(BlocksError::Cards(7)));
 }
 
-/// Sizes, cycle counts and timing of the larger sizes (prints; for measurements).
+/// The outcome search on 16 cards (the committed catalogue's counts), and the per-pattern
+/// search on every pattern of 12 cards agreeing with it (about a minute in a debug build).
 #[test]
-fn timing() {
-    let Some(cards) = std::env::var_os("BATAILLE_BLOCKS_TIMING") else { return };
-    let cards: usize = cards.to_str().unwrap().parse().unwrap();
-    let t = std::time::Instant::now();
-    let r: usize = std::env::var("BATAILLE_BLOCKS_ROUNDS").map_or(64, |v| v.parse().unwrap());
-    let spec = BlocksSpec::new(cards, 4, r).unwrap();
-    let k: u64 = std::env::var("BATAILLE_BLOCKS_SHARDS").map_or(1, |v| v.parse().unwrap());
-    let mut st = BlocksState::new(spec, Shard::new(1, k).unwrap());
+fn long_checks() {
+    if std::env::var_os("BATAILLE_LONG_TESTS").is_none() {
+        return;
+    }
+    let mut st = BlocksState::new(BlocksSpec::new(16, 4, 8).unwrap(), Shard::WHOLE);
     run_sequential(&mut st);
-    let cat = catalogue(&st.cycles);
-    for c in &cat {
-        eprintln!(
-            "{:?} {:?} {:?} {} {} {} {}",
-            c.pattern,
-            c.first,
-            c.second,
-            c.period_rounds,
-            c.period_tricks,
-            c.phases,
-            c.square_is_swap
-        );
-    }
-    eprintln!(
-        "{cards}: {} loops, {} cycles, {} units with cycles, nodes {} leaves {} capped {} in {:?}",
-        cat.len(),
-        st.cycles.len(),
-        st.units_with_cycles,
-        st.nodes,
-        st.leaves,
-        st.capped,
-        t.elapsed()
-    );
+    let loops = catalogue(&st.cycles);
+    assert_eq!((st.cycles.len(), loops.len(), st.capped), (69_857, 34_937, 0));
+    let prime = loops.iter().filter(|c| splits(&c.first, &c.second).is_empty()).count();
+    assert_eq!(prime, 17);
+    let mut st = BlocksState::new(BlocksSpec::new(12, 4, 8).unwrap(), Shard::WHOLE);
+    run_sequential(&mut st);
+    let by_pattern: Vec<BlockCycle> =
+        patterns(12, 4).iter().flat_map(|p| search_pattern(p, 1000).cycles).collect();
+    assert_eq!(catalogue(&st.cycles), by_pattern);
 }
 
 #[test]
-fn timing_square() {
-    let Some(cards) = std::env::var_os("BATAILLE_BLOCKS_SQUARE") else { return };
-    let cards: usize = cards.to_str().unwrap().parse().unwrap();
-    let t = std::time::Instant::now();
-    let (mut nodes, mut cycles, mut capped) = (0, 0, 0);
-    for p in patterns(cards, 4) {
-        let r = search_pattern_in(&p, 1000, Scope::SquareIsSwap);
-        nodes += r.nodes;
-        capped += r.capped;
-        cycles += r.cycles.len();
-        for c in &r.cycles {
-            eprintln!(
-                "{:?} {:?} {:?} {} {} {}",
-                c.pattern, c.first, c.second, c.period_rounds, c.period_tricks, c.phases
-            );
-        }
-    }
-    eprintln!("{cards}: {cycles} cycles nodes {nodes} capped {capped} in {:?}", t.elapsed());
-}
-
-#[test]
-fn timing_units() {
-    let Some(cards) = std::env::var_os("BATAILLE_BLOCKS_UNITS") else { return };
-    let cards: usize = cards.to_str().unwrap().parse().unwrap();
-    let spec = BlocksSpec::new(cards, 4, 8).unwrap();
-    let st = BlocksState::new(spec, Shard::WHOLE);
-    for u in [259, 296, 481] {
-        let t = std::time::Instant::now();
-        let r = search_unit(spec, u);
-        eprintln!(
-            "unit {u} {:?}: nodes {} leaves {} cycles {} {:?}",
-            symbolic::units(spec.half())[u as usize],
-            r.nodes,
-            r.leaves,
-            r.cycles.len(),
-            t.elapsed()
-        );
-    }
+fn prime_blocks_and_splits() {
+    // The C=4 V=4 cycle is two 8-card blocks laid end to end.
+    let v4: Position = "[2, 1, 4, 4, 2, 1, 3, 3] / [4, 2, 4, 1, 3, 2, 3, 1]".parse().unwrap();
+    assert!(on_cycle(v4.first(), v4.second()));
+    assert_eq!(splits(v4.first(), v4.second()), vec![4]);
+    assert!(splits(&[2, 1, 3, 3], &[3, 2, 3, 1]).is_empty());
+    assert!(!on_cycle(&[5, 3], &[2, 4]));
 }
