@@ -204,7 +204,7 @@ pub(crate) struct CoverArgs {
     /// V, the values: one number or a range `a..b` (inclusive).
     #[arg(long, short = 'v')]
     values: String,
-    /// The directory of block catalogues (every `*.csv` written by `aligned blocks`).
+    /// The directory of block catalogues (every `blocks-*.csv` written by `aligned blocks`).
     #[arg(long, default_value = "results/aligned-blocks")]
     catalogue: PathBuf,
 }
@@ -235,7 +235,7 @@ pub(crate) fn run_cover(args: CoverArgs) -> Result<ExitCode> {
     // A composite block is two blocks laid end to end: the prime ones cover every deck the
     // composite ones do.
     let blocks: Vec<Position> = rows.into_iter().filter(|r| r.prime).map(|r| r.position).collect();
-    println!("catalogue: {} prime blocks from {}", blocks.len(), args.catalogue.display());
+    eprintln!("catalogue: {} prime blocks from {}", blocks.len(), args.catalogue.display());
     println!("C,V,constructed,blocks,deal,outcome,aligned");
     let mut all_ok = true;
     for c in colours {
@@ -269,7 +269,7 @@ pub(crate) fn run_cover(args: CoverArgs) -> Result<ExitCode> {
                         })
                         .collect();
                     println!(
-                        "{c},{v},yes,\"{}\",\"{}\",{outcome},{aligned}",
+                        "{c},{v},yes,\"{}\",\"{}\",\"{outcome}\",\"{aligned}\"",
                         parts.join("; "),
                         cov.deal
                     );
@@ -293,6 +293,9 @@ pub(crate) fn read_catalogue(dir: &Path) -> Result<Vec<CatalogueRow>> {
         .with_context(|| format!("cannot read the catalogue directory {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("blocks-"))
+        })
         .collect();
     files.sort();
     let mut rows = Vec::new();
