@@ -46,6 +46,8 @@
 //! - [`run`](mod@run): the parallel driver [`explore`] and the [`Progress`] callbacks.
 //! - [`report`]: CSV tables and the human summary.
 //! - [`records`]: record hunting, a parallel reproducible local search for the longest games.
+//! - [`blocks`]: every aligned cycle on a multiset of 2n cards (aligned blocks), in units with
+//!   checkpoints.
 
 pub mod arrangement;
 pub mod bataille;
