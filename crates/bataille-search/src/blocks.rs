@@ -344,11 +344,8 @@ impl Search {
                 continue;
             }
             let a = a as Card;
-            if i % 2 == 1 {
-                let prev = self.levels[0].hands[0][i - 1];
-                if a > prev || (i == 1 && a == prev) {
-                    continue;
-                }
+            if !extends_piles(&self.levels[0].hands[0], i, a) {
+                continue;
             }
             self.counts[usize::from(a) - 1] -= 1;
             for b in 1..=values {
@@ -356,11 +353,8 @@ impl Search {
                     continue;
                 }
                 let b = b as Card;
-                if i % 2 == 1 {
-                    let prev = self.levels[0].hands[1][i - 1];
-                    if b > prev || (i == 1 && b == prev) {
-                        continue;
-                    }
+                if !extends_piles(&self.levels[0].hands[1], i, b) {
+                    continue;
                 }
                 // The swap of the root is not smaller: the first difference has a < b.
                 let root_swap = self.levels[0].vs_root[1];
@@ -398,6 +392,12 @@ impl Search {
             Leaf::No => {}
         }
     }
+}
+
+/// Whether card `c` at index `i` of `hand` keeps it a sequence of piles: each pair
+/// `(h[2j], h[2j + 1])` non-increasing, the first strictly.
+fn extends_piles(hand: &[Card], i: usize, c: Card) -> bool {
+    i % 2 == 0 || c < hand[i - 1] || (i > 1 && c == hand[i - 1])
 }
 
 /// What playing one complete position round by round gave.
@@ -568,10 +568,9 @@ pub fn brute_force(pattern: &[u8]) -> Vec<BlockCycle> {
                 }
             }
         }
-        let Some(i) = (1..cards.len()).rev().find(|&i| cards[i - 1] < cards[i]) else { break };
-        let j = (i..cards.len()).rev().find(|&j| cards[j] > cards[i - 1]).expect("exists");
-        cards.swap(i - 1, j);
-        cards[i..].reverse();
+        if !crate::arrangement::next_arrangement(&mut cards) {
+            break;
+        }
     }
     let mut cycles = Vec::new();
     for (p, a, id) in &on_cycles {

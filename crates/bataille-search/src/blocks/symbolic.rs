@@ -77,15 +77,23 @@ impl Relations {
         }
     }
 
+    /// The representatives of a and b when their relation is open; `Err(holds)` otherwise,
+    /// `holds` saying whether it is already `wanted`.
+    fn open_reps(&self, a: u8, b: u8, wanted: Rel) -> Result<(usize, usize), bool> {
+        match self.rel(a, b) {
+            Rel::Open => {
+                Ok((usize::from(self.rep[usize::from(a)]), usize::from(self.rep[usize::from(b)])))
+            }
+            r => Err(r == wanted),
+        }
+    }
+
     /// a < b; false on a contradiction.
     fn less(&mut self, a: u8, b: u8) -> bool {
-        match self.rel(a, b) {
-            Rel::Less => return true,
-            Rel::Open => {}
-            _ => return false,
-        }
-        let (ra, rb) =
-            (usize::from(self.rep[usize::from(a)]), usize::from(self.rep[usize::from(b)]));
+        let (ra, rb) = match self.open_reps(a, b, Rel::Less) {
+            Ok(reps) => reps,
+            Err(holds) => return holds,
+        };
         let low = self.below[ra] | self.members[ra];
         let high = self.above[rb] | self.members[rb];
         for s in bits(high) {
@@ -101,13 +109,10 @@ impl Relations {
 
     /// a = b, classes of at most `max` symbols; false on a contradiction.
     fn equal(&mut self, a: u8, b: u8, max: u32) -> bool {
-        match self.rel(a, b) {
-            Rel::Equal => return true,
-            Rel::Open => {}
-            _ => return false,
-        }
-        let (ra, rb) =
-            (usize::from(self.rep[usize::from(a)]), usize::from(self.rep[usize::from(b)]));
+        let (ra, rb) = match self.open_reps(a, b, Rel::Equal) {
+            Ok(reps) => reps,
+            Err(holds) => return holds,
+        };
         let members = self.members[ra] | self.members[rb];
         if members.count_ones() > max {
             return false;
