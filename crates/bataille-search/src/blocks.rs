@@ -8,37 +8,41 @@
 //! Each cycle is reported once, by its canonical position, with its period in rounds and tricks
 //! and whether its player-swapped twin is itself.
 //!
-//! # The search
+//! Every position of a cycle is the image of another by the round map ([`round_natural`]); an
+//! image's hand is a sequence of piles `[w, l, t, t, ...]` with w > l, that is n even, each pair
+//! of cards `(h[2j], h[2j+1])` non-increasing and the first pair strict. The canonical position
+//! of a cycle is its smallest round-end position, the player-swapped ones included, in the order
+//! of the interleaved sequence `A[0], B[0], A[1], B[1], ...`. Cycles of rounds that lie on the
+//! same loop of tricks (the engine's cycle id) are one loop with several *phases*
+//! ([`catalogue`]).
 //!
-//! A position lies on a cycle only if it is the image of a position by the round map
-//! ([`round_natural`]); an image's hand is a sequence of piles `[w, l, t, t, ...]` with w > l,
-//! that is n even, each pair of cards `(h[2j], h[2j+1])` non-increasing and the first pair
-//! strict. Each pattern is searched depth first, the pair `(A[i], B[i])` of index i at depth i,
-//! under that constraint, and the rounds are followed as far as the cards placed allow: placing
-//! index i completes the tricks of round 1 up to i, which gives prefixes of both hands of the
-//! next position, whose common prefix plays the start of round 2, and so on for
-//! [`PRUNE_LEVELS`] rounds. A branch ends as soon as one of these rounds gives a player more than
-//! n cards or ends its n-th reveal on a tie, or as soon as one of the positions met (or its
-//! player swap) is known to be smaller than the position being built: the canonical position of
-//! a cycle is its smallest position, the player-swapped ones included, in the order of the
-//! interleaved sequence `A[0], B[0], A[1], B[1], ...`. Every complete position left is then
-//! played round by round with [`round_natural`] until it comes back (a cycle, found from its
-//! canonical position only), a round is not aligned, a smaller position appears, or
-//! `max_rounds` rounds pass (counted as *capped*: a search with no capped position is
-//! exhaustive).
+//! # The searches
 //!
-//! [`brute_force`] finds the same cycles by playing every arrangement of a pattern in full with
-//! the engine's cycle detection; the tests compare the two on every pattern of up to 8 cards (10
-//! with `BATAILLE_LONG_TESTS=1`).
+//! - The outcome search (the `symbolic` submodule, [`search_unit`], [`run`]): every pattern at
+//!   once. The root's cards are symbols without values; the trick outcomes of round after round
+//!   are chosen where the relations known so far leave them open, and become relations between
+//!   symbols; the cycle is closed by equalities, and the weak orders of the symbols compatible
+//!   with the relations are the roots, each played with [`round_natural`]. Exhaustive whatever
+//!   `max_rounds` is (the rounds followed before the roots left in a branch are played one by
+//!   one). This is what `bataille aligned blocks` runs.
+//! - The search by values ([`search_pattern`]): one pattern, depth first over the pairs
+//!   `(A[i], B[i])` under the pile constraint, the rounds followed for [`PRUNE_LEVELS`] rounds on
+//!   the prefixes the cards placed give, each complete position played until it comes back, is
+//!   not aligned, meets a smaller position, or `max_rounds` rounds pass (counted as *capped*). An
+//!   independent check of the first.
+//! - [`brute_force`]: every arrangement of a pattern played in full by the engine with its cycle
+//!   detection. The tests compare the three on every pattern of up to 8 cards (10 with
+//!   `BATAILLE_LONG_TESTS=1`, which also compares the first two on every pattern of 12 cards).
 //!
 //! # Runs
 //!
-//! [`patterns`] lists the patterns of 2n cards in a fixed order; each is a work unit. [`run`]
-//! searches the units of a [`Shard`] in that order, in parallel batches on a rayon pool, and
-//! hands a [`BlocksState`] (units done, cycles found, counters) to a callback after each batch:
-//! the caller saves it as a checkpoint ([`BlocksState::to_text`], checksummed) and a run resumed
-//! from it continues where it stopped. The state and the catalogue depend only on the units
-//! done, never on the thread count or the batch boundaries.
+//! The units of the outcome search are the outcomes of round 1 at the first six indices (fewer
+//! when n < 6), in base 3, in a fixed order. [`run`] searches the units of a [`Shard`] in that
+//! order, in parallel batches on a rayon pool, and hands a [`BlocksState`] (units done, cycles
+//! found, counters) to a callback after each batch: the caller saves it as a checkpoint
+//! ([`BlocksState::to_text`], checksummed) and a run resumed from it continues where it stopped.
+//! The state and the catalogue depend only on the units done, never on the thread count or the
+//! batch boundaries; [`run_sequential`] is the sequential path to compare with.
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -79,8 +83,9 @@ pub enum BlocksError {
 }
 
 impl BlocksSpec {
-    /// Blocks of `cards` cards (2n), values used at most `max_multiplicity` times, cycles of at
-    /// most `max_rounds` rounds.
+    /// Blocks of `cards` cards (2n), values used at most `max_multiplicity` times; `max_rounds`
+    /// is the rounds the outcome search follows before playing out the roots left (the round cap
+    /// of [`search_pattern`]).
     pub fn new(
         cards: usize,
         max_multiplicity: usize,

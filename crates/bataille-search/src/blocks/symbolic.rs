@@ -10,8 +10,10 @@
 //! they hold, every assignment of values compatible with the relations (every weak order of the
 //! symbols with at most the maximum multiplicity per value) is a root position on a cycle, and
 //! each is checked with the round map. Once the relations fix every pair, the branch is one
-//! position, played on with the round map. A branch still open after `max_rounds` rounds is
-//! counted as capped: the search is exhaustive for cycles of at most `max_rounds` rounds.
+//! position, played on with the round map. In a branch still open after `max_rounds` rounds,
+//! every root compatible with the relations is played on with the round map, and kept when its
+//! cycle is longer than those rounds: the search is exhaustive, each cycle found by exactly one
+//! branch (the one that follows its outcomes, closing after its period or stopping earlier).
 
 use bataille_engine::Card;
 
