@@ -55,6 +55,14 @@ enum AlignedCommand {
         #[command(flatten)]
         methods: MethodArgs,
     },
+    /// Every aligned cycle of natural bataille on 2n cards: every multiset of values 1..k used
+    /// at most --max-multiplicity times each, dealt n/n (a block). Writes the catalogue (CSV),
+    /// one row per loop of tricks.
+    Blocks(crate::blocks::BlocksArgs),
+    /// Decks built from the blocks catalogue: an exact cover of the C·V deck by prime blocks
+    /// with order-preserving maps of their values, laid end to end; each deal is played by the
+    /// engine (loop, aligned, period).
+    Cover(crate::blocks::CoverArgs),
 }
 
 pub(crate) fn run(args: AlignedArgs) -> Result<ExitCode> {
@@ -86,6 +94,8 @@ pub(crate) fn run(args: AlignedArgs) -> Result<ExitCode> {
             }
             report_extension(&vec![deal; times], methods)
         }
+        AlignedCommand::Blocks(args) => crate::blocks::run(args),
+        AlignedCommand::Cover(args) => crate::blocks::run_cover(args),
         AlignedCommand::Combine { deals, methods } => {
             let methods = methods.deterministic("aligned cycles are defined for")?;
             let deals = deals

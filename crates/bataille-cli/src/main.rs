@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod aligned;
+mod blocks;
 mod bmn;
 mod checks;
 mod construct;

@@ -5,7 +5,8 @@
 //!
 //! - Spivey's C = 1 loops for every V = m·2^k with m odd ≥ 5 ([`spivey`]);
 //! - aligned cycles laid end to end, with their values shifted, for C = 4 and every even V
-//!   ([`aligned`]);
+//!   ([`aligned`]), and decks covered by aligned blocks with order-preserving value maps
+//!   ([`cover`]);
 //! - Lakshtanov's 52-card loop under the "first player's card first" rule ([`lakshtanov`]);
 //! - and, for the V where Spivey's method does not apply, a census of every position of the
 //!   C = 1 deck: which lie on a loop ([`positions`]).
@@ -29,11 +30,13 @@
 //!   labellings and [`spivey::construct`].
 //! - [`aligned`]: [`aligned::concatenate`], [`aligned::repeat`], [`aligned::extend`] (build and
 //!   check), the known V = 4 and V = 6 cycles and [`aligned::even_deck`].
+//! - [`cover`]: decks covered by aligned blocks ([`cover::cover`], [`cover::cover_deck`]).
 //! - [`lakshtanov`]: the 52-card deal of box 3 and [`lakshtanov::battles`].
 //! - [`positions`]: [`positions::census`] over every C = 1 position, [`positions::brute_force`]
 //!   to check it, and the ranking of positions.
 
 pub mod aligned;
+pub mod cover;
 pub mod lakshtanov;
 pub mod positions;
 pub mod spivey;

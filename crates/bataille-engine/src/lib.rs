@@ -28,7 +28,8 @@
 //! - [`method`]: stacking methods ([`Method`], [`Methods`]).
 //! - [`game`]: the ring-buffer [`Game`] and the trick.
 //! - [`play`](mod@play): whole games, [`Outcome`], Brent's detection, cycle ids, loop listing.
-//! - [`aligned`]: the aligned-cycle test of the article's box 4.
+//! - [`aligned`]: the aligned-cycle test of the article's box 4 and the round map
+//!   ([`aligned::round_natural`]).
 //! - [`backward`]: playing backwards, to extend long games into longer ones.
 //! - [`packed`]: natural and optimized games of small decks with each hand in a 64-bit register.
 

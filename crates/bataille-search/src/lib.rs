@@ -46,9 +46,12 @@
 //! - [`run`](mod@run): the parallel driver [`explore`] and the [`Progress`] callbacks.
 //! - [`report`]: CSV tables and the human summary.
 //! - [`records`]: record hunting, a parallel reproducible local search for the longest games.
+//! - [`blocks`]: every aligned cycle on a multiset of 2n cards (aligned blocks), in units with
+//!   checkpoints.
 
 pub mod arrangement;
 pub mod bataille;
+pub mod blocks;
 pub mod bmn;
 pub mod game;
 pub mod plan;

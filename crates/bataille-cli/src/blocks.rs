@@ -1,0 +1,319 @@
+//! `bataille aligned blocks`: every aligned cycle on 2n cards (see `bataille_search::blocks`),
+//! written as a CSV catalogue, with checkpoints; and the catalogue's rows read back for
+//! `bataille aligned cover`.
+
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use bataille_engine::aligned::check;
+use bataille_engine::{Card, Limits, Method, Methods, NoRandom, Outcome, Position, play};
+use bataille_search::Shard;
+use bataille_search::blocks::{self, BlockCycle, BlocksSpec, BlocksState};
+use clap::Args;
+
+use crate::explore::{parse_shard, prepare_outputs, write_atomic};
+
+/// Flags of `bataille aligned blocks`.
+#[derive(Debug, Args)]
+pub(crate) struct BlocksArgs {
+    /// 2n, the cards of a block (n cards per hand).
+    #[arg(long)]
+    cards: usize,
+    /// The most times a value may occur in a block (4 for blocks of a real deck).
+    #[arg(long, default_value_t = 4)]
+    max_multiplicity: usize,
+    /// Rounds followed by the outcome search before the positions left in a branch are played
+    /// one by one (the search is exhaustive whatever this is; it only moves the work).
+    #[arg(long, default_value_t = 8)]
+    max_rounds: usize,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Only this shard of the units, `k/n` (1-based).
+    #[arg(long)]
+    shard: Option<String>,
+    /// Save the run's state here after each batch of units (atomically).
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Continue from the --checkpoint file.
+    #[arg(long, requires = "checkpoint")]
+    resume: bool,
+    /// Units searched between checkpoints.
+    #[arg(long, default_value_t = 16)]
+    batch: usize,
+    /// Write the catalogue here (CSV); standard output otherwise.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// The CSV header of a catalogue.
+pub(crate) const HEADER: &str = "cards,half,values,pattern,position,period_rounds,period_tricks,\
+phases,cycle_id,self_twin,square_is_swap,splits";
+
+/// Process CPU time (user + system), in seconds.
+pub(crate) fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let usage = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut u);
+        u
+    };
+    let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+    t(usage.ru_utime) + t(usage.ru_stime)
+}
+
+pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
+    let spec = BlocksSpec::new(args.cards, args.max_multiplicity, args.max_rounds)?;
+    let shard = match &args.shard {
+        Some(s) => parse_shard(s)?,
+        None => Shard::WHOLE,
+    };
+    if let Some(out) = &args.out {
+        let dir = out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        prepare_outputs(args.checkpoint.as_deref(), args.resume, dir)?;
+    } else {
+        prepare_outputs(args.checkpoint.as_deref(), args.resume, Path::new("."))?;
+    }
+    let mut state = match (&args.checkpoint, args.resume) {
+        (Some(path), true) => {
+            let text = fs::read_to_string(path)
+                .with_context(|| format!("cannot read the checkpoint {}", path.display()))?;
+            BlocksState::from_text(&text, spec, shard)?
+        }
+        _ => BlocksState::new(spec, shard),
+    };
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\nbataille: stopping after the current units (Ctrl-C again to quit at once)");
+    });
+    let started = Instant::now();
+    let total = state.shard_units();
+    let mut save_error = None;
+    blocks::run(&mut state, args.threads, args.batch, &STOP, &mut |s| {
+        eprintln!(
+            "blocks {} cards: {}/{total} units, {} cycles of rounds, {:.0} s",
+            spec.cards(),
+            s.done,
+            s.cycles.len(),
+            started.elapsed().as_secs_f64()
+        );
+        if let Some(path) = &args.checkpoint {
+            if let Err(e) = write_atomic(path, s.to_text().as_bytes()) {
+                save_error.get_or_insert(e);
+            }
+        }
+    })?;
+    if let Some(e) = save_error {
+        bail!("cannot write the checkpoint: {e}");
+    }
+    let rows = blocks::catalogue(&state.cycles);
+    // Every loop replayed by the engine in full: an aligned loop with the period found.
+    let natural = Methods::both(Method::Natural);
+    let mut replay_failures = 0;
+    for c in &rows {
+        let p = c.position();
+        let looped = matches!(
+            play(&p, natural, &mut NoRandom, Limits::DETERMINISTIC).outcome,
+            Outcome::Cycle(cy) if cy.tail_tricks == 0 && cy.period_tricks % c.period_tricks == 0
+        );
+        let rounds = check(&p, natural)
+            .is_ok_and(|a| a.tail_rounds == 0 && a.period_rounds == c.period_rounds);
+        if !(looped && rounds) {
+            eprintln!("bataille: {p} does NOT replay as an aligned loop");
+            replay_failures += 1;
+        }
+    }
+    let mut text = format!("{HEADER}\n");
+    for c in &rows {
+        text.push_str(&row(c));
+        text.push('\n');
+    }
+    match &args.out {
+        Some(path) => write_atomic(path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::stdout().write_all(text.as_bytes())?,
+    }
+    let prime = rows.iter().filter(|c| blocks::splits(&c.first, &c.second).is_empty()).count();
+    eprintln!(
+        "blocks {} cards (max multiplicity {}): {}/{} units{}, {} loops ({} prime, {} with f∘f = \
+         swap), {} cycles of rounds, {} nodes, {} leaves, {} undecided; {} replayed by the \
+         engine as aligned loops; {:.1} s CPU, {:.1} s wall",
+        spec.cards(),
+        spec.max_multiplicity(),
+        state.done,
+        total,
+        if shard == Shard::WHOLE { String::new() } else { format!(" of shard {shard}") },
+        rows.len(),
+        prime,
+        rows.iter().filter(|c| c.square_is_swap).count(),
+        state.cycles.len(),
+        state.nodes,
+        state.leaves,
+        state.capped,
+        rows.len() - replay_failures,
+        cpu_seconds(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(if replay_failures > 0 {
+        ExitCode::from(crate::EXIT_FINDING)
+    } else if state.is_complete() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(130)
+    })
+}
+
+fn list(cards: &[Card]) -> String {
+    cards.iter().map(Card::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// One catalogue line.
+fn row(c: &BlockCycle) -> String {
+    let splits = blocks::splits(&c.first, &c.second);
+    format!(
+        "{},{},{},\"{}\",\"{}\",{},{},{},{:016x},{},{},\"{}\"",
+        2 * c.half(),
+        c.half(),
+        c.pattern.len(),
+        list(&c.pattern),
+        c.position(),
+        c.period_rounds,
+        c.period_tricks,
+        c.phases,
+        c.cycle_id,
+        c.self_twin,
+        c.square_is_swap,
+        splits.iter().map(usize::to_string).collect::<Vec<_>>().join(";")
+    )
+}
+
+/// Flags of `bataille aligned cover`.
+#[derive(Debug, Args)]
+pub(crate) struct CoverArgs {
+    /// C, the colours: one number or a range `a..b` (inclusive).
+    #[arg(long, short = 'c')]
+    colours: String,
+    /// V, the values: one number or a range `a..b` (inclusive).
+    #[arg(long, short = 'v')]
+    values: String,
+    /// The directory of block catalogues (every `blocks-*.csv` written by `aligned blocks`).
+    #[arg(long, default_value = "results/aligned-blocks")]
+    catalogue: PathBuf,
+}
+
+fn range(text: &str, what: &str) -> Result<std::ops::RangeInclusive<usize>> {
+    let parse = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .with_context(|| format!("{what} must be a number or a..b, got {text:?}"))
+    };
+    let (a, b) = match text.split_once("..") {
+        Some((a, b)) => (parse(a)?, parse(b)?),
+        None => (parse(text)?, parse(text)?),
+    };
+    if a == 0 || a > b {
+        bail!("{what} must be a range of positive numbers a..b with a ≤ b, got {text:?}");
+    }
+    Ok(a..=b)
+}
+
+/// `bataille aligned cover`: for each deck, a cover by prime blocks of the catalogue, the deal,
+/// and the engine's verdict. Exit 0 when every deal built is a verified aligned loop, 1 if one
+/// is not.
+pub(crate) fn run_cover(args: CoverArgs) -> Result<ExitCode> {
+    let colours = range(&args.colours, "-c")?;
+    let values = range(&args.values, "-v")?;
+    let rows = read_catalogue(&args.catalogue)?;
+    // A composite block is two blocks laid end to end: the prime ones cover every deck the
+    // composite ones do.
+    let blocks: Vec<Position> = rows.into_iter().filter(|r| r.prime).map(|r| r.position).collect();
+    eprintln!("catalogue: {} prime blocks from {}", blocks.len(), args.catalogue.display());
+    println!("C,V,constructed,blocks,deal,outcome,aligned");
+    let mut all_ok = true;
+    for c in colours {
+        for v in values.clone() {
+            match bataille_constructs::cover::cover_deck(&blocks, c, v)? {
+                None => println!("{c},{v},no,,,,"),
+                Some(cov) => {
+                    let outcome = match cov.result.outcome {
+                        bataille_engine::Outcome::Cycle(cy) => {
+                            format!(
+                                "loop: tail {} tricks, period {} tricks",
+                                cy.tail_tricks, cy.period_tricks
+                            )
+                        }
+                        _ => "NO LOOP".to_string(),
+                    };
+                    let aligned = match &cov.aligned {
+                        Ok(a) if a.tail_rounds == 0 => {
+                            format!("rounds of {} cards, {} rounds", a.half, a.period_rounds)
+                        }
+                        Ok(a) => format!("NOT on its loop ({} rounds of tail)", a.tail_rounds),
+                        Err(e) => format!("NOT aligned: {e}"),
+                    };
+                    all_ok &= outcome.starts_with("loop") && !aligned.starts_with("NOT");
+                    let parts: Vec<String> = cov
+                        .placements
+                        .iter()
+                        .map(|p| {
+                            let b = &blocks[p.block];
+                            format!("{} as {}", b.compact(), list(&p.values))
+                        })
+                        .collect();
+                    println!(
+                        "{c},{v},yes,\"{}\",\"{}\",\"{outcome}\",\"{aligned}\"",
+                        parts.join("; "),
+                        cov.deal
+                    );
+                }
+            }
+        }
+    }
+    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(crate::EXIT_FINDING) })
+}
+
+/// A catalogue row read back: its position and whether it is prime.
+#[derive(Debug, Clone)]
+pub(crate) struct CatalogueRow {
+    pub(crate) position: Position,
+    pub(crate) prime: bool,
+}
+
+/// Reads every `*.csv` catalogue in `dir`.
+pub(crate) fn read_catalogue(dir: &Path) -> Result<Vec<CatalogueRow>> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .with_context(|| format!("cannot read the catalogue directory {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("blocks-"))
+        })
+        .collect();
+    files.sort();
+    let mut rows = Vec::new();
+    for path in files {
+        let mut r = csv::Reader::from_path(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let headers = r.headers()?.clone();
+        let col = |name: &str| headers.iter().position(|h| h == name);
+        let (Some(pos), Some(splits)) = (col("position"), col("splits")) else {
+            bail!("{} is not a blocks catalogue (no position or splits column)", path.display());
+        };
+        for rec in r.records() {
+            let rec = rec.with_context(|| format!("cannot read {}", path.display()))?;
+            let position: Position = rec[pos]
+                .parse()
+                .with_context(|| format!("{}: bad position {:?}", path.display(), &rec[pos]))?;
+            rows.push(CatalogueRow { position, prime: rec[splits].is_empty() });
+        }
+    }
+    Ok(rows)
+}

@@ -1,0 +1,459 @@
+//! The search over trick outcomes: every block size at once.
+//!
+//! The 2n cards of the root position are symbols whose values are not chosen yet. Round after
+//! round, each index's trick outcome (tie, first player higher, second player higher) is
+//! chosen where the relations known so far leave it open, and becomes a relation between two
+//! symbols (equal, greater, less), kept transitively closed; a choice that contradicts them, a
+//! player winning more than n cards, or a round ending on a tie ends the branch. The positions
+//! reached are arrangements of the symbols, fixed by the outcomes. After each round the search
+//! tries to close the cycle (the position equals the root card for card: more equalities); when
+//! they hold, every assignment of values compatible with the relations (every weak order of the
+//! symbols with at most the maximum multiplicity per value) is a root position on a cycle, and
+//! each is checked with the round map. Once the relations fix every pair, the branch is one
+//! position, played on with the round map. In a branch still open after `max_rounds` rounds,
+//! every root compatible with the relations is played on with the round map, and kept when its
+//! cycle is longer than those rounds: the search is exhaustive, each cycle found by exactly one
+//! branch (the one that follows its outcomes, closing after its period or stopping earlier).
+
+use bataille_engine::Card;
+
+use super::{BlockCycle, Leaf, MAX_HALF, cmp_interleaved, concrete_cycle};
+
+const SYMBOLS: usize = 2 * MAX_HALF;
+
+/// Relations between symbols: equality classes and a transitively closed strict order.
+#[derive(Debug, Clone, Copy)]
+struct Relations {
+    rep: [u8; SYMBOLS],
+    /// For a class representative: its members.
+    members: [u32; SYMBOLS],
+    /// For a class representative: every symbol known to be smaller.
+    below: [u32; SYMBOLS],
+    /// For a class representative: every symbol known to be larger.
+    above: [u32; SYMBOLS],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rel {
+    Less,
+    Equal,
+    Greater,
+    Open,
+}
+
+fn bits(mut x: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (x != 0).then(|| {
+            let i = x.trailing_zeros() as usize;
+            x &= x - 1;
+            i
+        })
+    })
+}
+
+impl Relations {
+    fn new(symbols: usize) -> Relations {
+        let mut r = Relations {
+            rep: [0; SYMBOLS],
+            members: [0; SYMBOLS],
+            below: [0; SYMBOLS],
+            above: [0; SYMBOLS],
+        };
+        for s in 0..symbols {
+            r.rep[s] = s as u8;
+            r.members[s] = 1 << s;
+        }
+        r
+    }
+
+    fn rel(&self, a: u8, b: u8) -> Rel {
+        let ra = usize::from(self.rep[usize::from(a)]);
+        if ra == usize::from(self.rep[usize::from(b)]) {
+            Rel::Equal
+        } else if self.below[ra] >> b & 1 == 1 {
+            Rel::Greater
+        } else if self.above[ra] >> b & 1 == 1 {
+            Rel::Less
+        } else {
+            Rel::Open
+        }
+    }
+
+    /// The representatives of a and b when their relation is open; `Err(holds)` otherwise,
+    /// `holds` saying whether it is already `wanted`.
+    fn open_reps(&self, a: u8, b: u8, wanted: Rel) -> Result<(usize, usize), bool> {
+        match self.rel(a, b) {
+            Rel::Open => {
+                Ok((usize::from(self.rep[usize::from(a)]), usize::from(self.rep[usize::from(b)])))
+            }
+            r => Err(r == wanted),
+        }
+    }
+
+    /// a < b; false on a contradiction.
+    fn less(&mut self, a: u8, b: u8) -> bool {
+        let (ra, rb) = match self.open_reps(a, b, Rel::Less) {
+            Ok(reps) => reps,
+            Err(holds) => return holds,
+        };
+        let low = self.below[ra] | self.members[ra];
+        let high = self.above[rb] | self.members[rb];
+        for s in bits(high) {
+            let c = usize::from(self.rep[s]);
+            self.below[c] |= low;
+        }
+        for s in bits(low) {
+            let c = usize::from(self.rep[s]);
+            self.above[c] |= high;
+        }
+        true
+    }
+
+    /// a = b, classes of at most `max` symbols; false on a contradiction.
+    fn equal(&mut self, a: u8, b: u8, max: u32) -> bool {
+        let (ra, rb) = match self.open_reps(a, b, Rel::Equal) {
+            Ok(reps) => reps,
+            Err(holds) => return holds,
+        };
+        let members = self.members[ra] | self.members[rb];
+        if members.count_ones() > max {
+            return false;
+        }
+        let below = self.below[ra] | self.below[rb];
+        let above = self.above[ra] | self.above[rb];
+        for s in bits(self.members[rb]) {
+            self.rep[s] = ra as u8;
+        }
+        self.members[ra] = members;
+        self.below[ra] = below;
+        self.above[ra] = above;
+        for s in bits(above) {
+            let c = usize::from(self.rep[s]);
+            self.below[c] |= below | members;
+        }
+        for s in bits(below) {
+            let c = usize::from(self.rep[s]);
+            self.above[c] |= above | members;
+        }
+        true
+    }
+
+    /// Whether every two symbols are related.
+    fn total(&self, symbols: usize) -> bool {
+        let all = if symbols == 32 { u32::MAX } else { (1 << symbols) - 1 };
+        (0..symbols).all(|s| {
+            let c = usize::from(self.rep[s]);
+            self.members[c] | self.below[c] | self.above[c] == all
+        })
+    }
+
+    /// The value of each symbol when the relations are total: 1 + the classes below.
+    fn values(&self, symbols: usize) -> [Card; SYMBOLS] {
+        let mut v = [0; SYMBOLS];
+        for (value, &rep) in v.iter_mut().zip(&self.rep).take(symbols) {
+            let c = usize::from(rep);
+            let classes = bits(self.below[c]).filter(|&x| usize::from(self.rep[x]) == x).count();
+            *value = classes as Card + 1;
+        }
+        v
+    }
+}
+
+/// A position as symbols.
+type Hands = [[u8; MAX_HALF]; 2];
+
+/// What one unit of the outcome search gave.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct UnitResult {
+    pub(super) cycles: Vec<BlockCycle>,
+    pub(super) nodes: u64,
+    pub(super) leaves: u64,
+    pub(super) capped: u64,
+}
+
+struct Outcomes {
+    half: usize,
+    max_mult: u32,
+    max_rounds: usize,
+    root: Hands,
+    /// The outcomes forced at the first indices of round 1 (the unit).
+    prefix: Vec<u8>,
+    result: UnitResult,
+}
+
+/// Rounds a single position is played for before it counts as undecided (Brent's detection
+/// decides far sooner: a position's orbit is at most the number of positions).
+const CONCRETE_ROUNDS: usize = 1 << 20;
+
+/// Which cycles a root found in a branch is recorded for: those that the branch is the only
+/// one to find.
+#[derive(Debug, Clone, Copy)]
+enum Keep {
+    /// Cycles of exactly this many rounds (the branch closed the cycle after them).
+    Exactly(usize),
+    /// Cycles of more rounds (the branch stopped following rounds after these).
+    Above(usize),
+}
+
+impl Keep {
+    fn keeps(self, period: usize) -> bool {
+        match self {
+            Keep::Exactly(r) => period == r,
+            Keep::Above(r) => period > r,
+        }
+    }
+}
+
+/// Outcome codes.
+const TIE: u8 = 0;
+const FIRST: u8 = 1;
+const SECOND: u8 = 2;
+
+impl Outcomes {
+    /// Plays index `i` of round `round` (1-based) from position `cur`, building `next`.
+    #[allow(clippy::too_many_arguments)] // the search state, copied down the recursion
+    fn index(
+        &mut self,
+        rel: &Relations,
+        round: usize,
+        cur: &Hands,
+        next: &mut Hands,
+        known: [usize; 2],
+        i: usize,
+        start: usize,
+    ) {
+        let n = self.half;
+        if i == n {
+            self.round_end(rel, round, next);
+            return;
+        }
+        let (a, b) = (cur[0][i], cur[1][i]);
+        for outcome in [TIE, FIRST, SECOND] {
+            if round == 1 && i < self.prefix.len() && self.prefix[i] != outcome {
+                continue;
+            }
+            let mut r = *rel;
+            let ok = match outcome {
+                TIE => i + 1 < n && r.equal(a, b, self.max_mult),
+                FIRST => r.less(b, a),
+                _ => r.less(a, b),
+            };
+            if !ok || !self.root_is_an_image(&r) {
+                continue;
+            }
+            self.result.nodes += 1;
+            if outcome == TIE {
+                self.index(&r, round, cur, next, known, i + 1, start);
+                continue;
+            }
+            let w = usize::from(outcome - 1);
+            let cards = 2 * (i + 1 - start);
+            if known[w] + cards > n {
+                continue;
+            }
+            let mut nx = *next;
+            let out = &mut nx[w];
+            let mut at = known[w];
+            for j in (start..=i).rev() {
+                out[at] = cur[w][j];
+                out[at + 1] = cur[1 - w][j];
+                at += 2;
+            }
+            let mut k = known;
+            k[w] = at;
+            self.index(&r, round, cur, &mut nx, k, i + 1, i + 1);
+        }
+    }
+
+    /// The root lies on a cycle, so it is the image of a position: each hand a sequence of
+    /// piles, that is each pair of cards `(h[2j], h[2j + 1])` non-increasing (the first pair
+    /// strict, a relation set from the start). False when a pair is known to increase.
+    fn root_is_an_image(&self, rel: &Relations) -> bool {
+        (0..self.half / 2).all(|j| {
+            let [a, b] = &self.root;
+            rel.rel(a[2 * j], a[2 * j + 1]) != Rel::Less
+                && rel.rel(b[2 * j], b[2 * j + 1]) != Rel::Less
+        })
+    }
+
+    fn round_end(&mut self, rel: &Relations, round: usize, pos: &Hands) {
+        let n = self.half;
+        // The root must be the smallest position of its cycle and of its swap: end the branch
+        // when this position (or its swap) is known to be smaller, or the root's swap is.
+        let smaller = |x: &dyn Fn(usize) -> (u8, u8)| {
+            for j in 0..n {
+                let (p, q) = x(j);
+                for (s, t) in [(p, self.root[0][j]), (q, self.root[1][j])] {
+                    match rel.rel(s, t) {
+                        Rel::Equal => {}
+                        Rel::Less => return true,
+                        _ => return false,
+                    }
+                }
+            }
+            false
+        };
+        if smaller(&|j| (pos[0][j], pos[1][j]))
+            || smaller(&|j| (pos[1][j], pos[0][j]))
+            || smaller(&|j| (self.root[1][j], self.root[0][j]))
+        {
+            return;
+        }
+        let symbols = 2 * n;
+        // Close the cycle here.
+        let mut closed = *rel;
+        let closes = (0..n).all(|j| {
+            closed.equal(pos[0][j], self.root[0][j], self.max_mult)
+                && closed.equal(pos[1][j], self.root[1][j], self.max_mult)
+        });
+        if closes {
+            self.result.leaves += 1;
+            self.weak_orders(&closed, Keep::Exactly(round));
+        }
+        if rel.total(symbols) {
+            // One position: play it on.
+            self.result.leaves += 1;
+            let values = rel.values(symbols);
+            self.concrete(&values, Keep::Above(round));
+            return;
+        }
+        if round == self.max_rounds {
+            // Every root left in the branch, played on: those on a cycle longer than the
+            // rounds followed.
+            self.result.leaves += 1;
+            self.weak_orders(rel, Keep::Above(round));
+            return;
+        }
+        let mut next = [[0; MAX_HALF]; 2];
+        self.index(rel, round + 1, pos, &mut next, [0, 0], 0, 0);
+    }
+
+    /// Records the root with symbol values `values` if it lies on a cycle whose period in
+    /// rounds passes `keep`, and it is that cycle's canonical position.
+    fn concrete(&mut self, values: &[Card; SYMBOLS], keep: Keep) {
+        let n = self.half;
+        let hand = |p: usize| -> Vec<Card> {
+            self.root[p][..n].iter().map(|&s| values[usize::from(s)]).collect()
+        };
+        let (a, b) = (hand(0), hand(1));
+        if cmp_interleaved(&b, &a, &a, &b).is_lt() {
+            return;
+        }
+        match concrete_cycle(&a, &b, CONCRETE_ROUNDS) {
+            Leaf::Cycle(c) if keep.keeps(c.period_rounds) => self.result.cycles.push(c),
+            Leaf::Capped => self.result.capped += 1,
+            _ => {}
+        }
+    }
+
+    /// Every weak order of the classes compatible with `rel`, each a root position to check.
+    fn weak_orders(&mut self, rel: &Relations, round: Keep) {
+        let symbols = 2 * self.half;
+        let reps: Vec<usize> = (0..symbols).filter(|&s| usize::from(rel.rep[s]) == s).collect();
+        let mut values = [0 as Card; SYMBOLS];
+        self.levels(rel, &reps, 0, 1, &mut values, round);
+    }
+
+    fn levels(
+        &mut self,
+        rel: &Relations,
+        reps: &[usize],
+        placed: u32,
+        value: Card,
+        values: &mut [Card; SYMBOLS],
+        round: Keep,
+    ) {
+        let symbols = 2 * self.half;
+        let all = if symbols == 32 { u32::MAX } else { (1u32 << symbols) - 1 };
+        if placed == all {
+            let v = *values;
+            self.concrete(&v, round);
+            return;
+        }
+        // Classes not placed whose smaller symbols are all placed.
+        let ready: Vec<usize> = reps
+            .iter()
+            .copied()
+            .filter(|&c| placed & rel.members[c] == 0 && rel.below[c] & !placed == 0)
+            .collect();
+        // Every nonempty set of them, of at most max_mult symbols, becomes the next value.
+        self.subsets(rel, reps, &ready, 0, 0, placed, value, values, round);
+    }
+
+    #[allow(clippy::too_many_arguments)] // the enumeration's state, passed down
+    fn subsets(
+        &mut self,
+        rel: &Relations,
+        reps: &[usize],
+        ready: &[usize],
+        from: usize,
+        set: u32,
+        placed: u32,
+        value: Card,
+        values: &mut [Card; SYMBOLS],
+        round: Keep,
+    ) {
+        if set != 0 {
+            for s in bits(set) {
+                values[s] = value;
+            }
+            self.levels(rel, reps, placed | set, value + 1, values, round);
+        }
+        for k in from..ready.len() {
+            let more = set | rel.members[ready[k]];
+            if more.count_ones() <= self.max_mult {
+                self.subsets(rel, reps, ready, k + 1, more, placed, value, values, round);
+            }
+        }
+    }
+}
+
+/// The units of the outcome search for n cards per hand: the outcomes of round 1's first
+/// indices, in base 3 (tie, first, second), the first index never `first` (the root is not
+/// larger than its swap).
+pub(super) fn units(half: usize) -> Vec<Vec<u8>> {
+    let k = half.min(6);
+    let mut out = Vec::new();
+    for code in 0..3usize.pow(k as u32) {
+        let digits: Vec<u8> =
+            (0..k).map(|i| (code / 3usize.pow((k - 1 - i) as u32) % 3) as u8).collect();
+        if digits[0] != FIRST {
+            out.push(digits);
+        }
+    }
+    out
+}
+
+/// Searches one unit.
+pub(super) fn search_unit(
+    half: usize,
+    max_mult: usize,
+    max_rounds: usize,
+    prefix: &[u8],
+) -> UnitResult {
+    // The first hand holds symbols 0..n, the second n..2n.
+    let mut root = [[0; MAX_HALF]; 2];
+    let [a, b] = &mut root;
+    for (i, (x, y)) in a.iter_mut().zip(b.iter_mut()).take(half).enumerate() {
+        (*x, *y) = (i as u8, (half + i) as u8);
+    }
+    let mut o = Outcomes {
+        half,
+        max_mult: max_mult as u32,
+        max_rounds,
+        root,
+        prefix: prefix.to_vec(),
+        result: UnitResult::default(),
+    };
+    let mut rel = Relations::new(2 * half);
+    if half >= 2 {
+        // The first pile of each hand of the root begins with its winning card.
+        let _ = rel.less(root[0][1], root[0][0]);
+        let _ = rel.less(root[1][1], root[1][0]);
+    }
+    let mut next = [[0; MAX_HALF]; 2];
+    o.index(&rel, 1, &root, &mut next, [0, 0], 0, 0);
+    o.result.cycles.sort();
+    o.result.cycles.dedup();
+    o.result
+}
