@@ -16,7 +16,8 @@ use bataille_search::Shard;
 use bataille_search::blocks::{self, BlockCycle, BlocksSpec, BlocksState};
 use clap::Args;
 
-use crate::explore::{parse_shard, prepare_outputs, write_atomic};
+use crate::explore::parse_shard;
+use crate::output::{prepare_outputs, write_atomic};
 
 /// Flags of `bataille aligned blocks`.
 #[derive(Debug, Args)]
@@ -32,7 +33,7 @@ pub(crate) struct BlocksArgs {
     #[arg(long, default_value_t = 8)]
     max_rounds: usize,
     /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::checks::threads)]
     threads: usize,
     /// Only this shard of the units, `k/n` (1-based).
     #[arg(long)]
@@ -73,12 +74,24 @@ pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
         Some(s) => parse_shard(s)?,
         None => Shard::WHOLE,
     };
-    if let Some(out) = &args.out {
-        let dir = out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        prepare_outputs(args.checkpoint.as_deref(), args.resume, dir)?;
-    } else {
-        prepare_outputs(args.checkpoint.as_deref(), args.resume, Path::new("."))?;
-    }
+    // The output is one file: its directory may hold others (the catalogue of each size), but
+    // a finished catalogue is not replaced silently.
+    let dir = match &args.out {
+        Some(out) => {
+            if out.exists() && !args.resume {
+                bail!(
+                    "{} already exists: remove it first, or pass --resume with the checkpoint of \
+                     the run that writes it",
+                    out.display()
+                );
+            }
+            out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
+        }
+        None => Path::new("."),
+    };
+    prepare_outputs(args.checkpoint.as_deref(), args.resume, dir, true, &|_| true)?;
+    fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create the output directory {}", dir.display()))?;
     let mut state = match (&args.checkpoint, args.resume) {
         (Some(path), true) => {
             let text = fs::read_to_string(path)
@@ -105,10 +118,10 @@ pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
             s.cycles.len(),
             started.elapsed().as_secs_f64()
         );
-        if let Some(path) = &args.checkpoint {
-            if let Err(e) = write_atomic(path, s.to_text().as_bytes()) {
-                save_error.get_or_insert(e);
-            }
+        if let Some(path) = &args.checkpoint
+            && let Err(e) = write_atomic(path, s.to_text().as_bytes())
+        {
+            save_error.get_or_insert(e);
         }
     })?;
     if let Some(e) = save_error {

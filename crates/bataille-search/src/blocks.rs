@@ -402,7 +402,7 @@ impl Search {
 /// Whether card `c` at index `i` of `hand` keeps it a sequence of piles: each pair
 /// `(h[2j], h[2j + 1])` non-increasing, the first strictly.
 fn extends_piles(hand: &[Card], i: usize, c: Card) -> bool {
-    i % 2 == 0 || c < hand[i - 1] || (i > 1 && c == hand[i - 1])
+    i.is_multiple_of(2) || c < hand[i - 1] || (i > 1 && c == hand[i - 1])
 }
 
 /// What playing one complete position round by round gave.
@@ -515,7 +515,11 @@ impl Scope {
 /// [`search_pattern`] for the cycles of `scope` only.
 pub fn search_pattern_in(pattern: &[u8], max_rounds: usize, scope: Scope) -> PatternResult {
     let cards: usize = pattern.iter().map(|&m| usize::from(m)).sum();
-    assert!(cards % 2 == 0 && cards <= 2 * MAX_HALF, "a block has 2n ≤ {} cards", 2 * MAX_HALF);
+    assert!(
+        cards.is_multiple_of(2) && cards <= 2 * MAX_HALF,
+        "a block has 2n ≤ {} cards",
+        2 * MAX_HALF
+    );
     let half = cards / 2;
     if half % 2 == 1 || half == 0 {
         // An image hand is made of piles of even length: no position of an odd n is an image.
@@ -564,14 +568,12 @@ pub fn brute_force(pattern: &[u8]) -> Vec<BlockCycle> {
     loop {
         let p = Position::new(cards[..half].to_vec(), cards[half..].to_vec()).expect("valid");
         let r = play(&p, natural, &mut NoRandom, Limits::DETERMINISTIC);
-        if let Outcome::Cycle(c) = r.outcome {
-            if c.tail_tricks == 0 {
-                if let Ok(a) = aligned::check(&p, natural) {
-                    if a.tail_rounds == 0 {
-                        on_cycles.push((p, a, c.id.0));
-                    }
-                }
-            }
+        if let Outcome::Cycle(c) = r.outcome
+            && c.tail_tricks == 0
+            && let Ok(a) = aligned::check(&p, natural)
+            && a.tail_rounds == 0
+        {
+            on_cycles.push((p, a, c.id.0));
         }
         if !crate::arrangement::next_arrangement(&mut cards) {
             break;
