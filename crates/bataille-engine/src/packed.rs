@@ -114,11 +114,6 @@ impl Packed {
         })
     }
 
-    /// The stacking method of both players.
-    pub fn method(&self) -> Method {
-        if self.optimized { Method::Optimized } else { Method::Natural }
-    }
-
     /// The position `first` / `second` in registers.
     ///
     /// # Panics

@@ -13,7 +13,7 @@
 //!
 //! **Small decks.** Natural and optimized games of decks of several colours whose hands fit in
 //! 64 bits (C=4 V ≤ 5, C=2 V ≤ 8, ...) are played by [`Packed`] first, [`BATCH`] deals at a
-//! time ([`DealGame::batch`]) in the lanes of AVX2 registers, the engine taking over the rare
+//! time ([`DealGame::batch`]) in the lanes of AVX-512 or AVX2 registers, the engine taking over the rare
 //! game it hands back: the same results, faster where ties are frequent.
 //!
 //! **Aligned loops.** A loop is reported *aligned* when one of its positions with two equal
