@@ -46,10 +46,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
 
 /// Parses a method name, with the list of names in the error.
 pub(crate) fn parse_method(name: &str) -> Result<Method> {
-    Method::from_name(name).with_context(|| {
-        let names: Vec<_> = Method::ALL.iter().map(|m| m.name()).collect();
-        format!("unknown stacking method {name:?}: expected one of {}", names.join(", "))
-    })
+    Ok(name.parse()?)
 }
 
 /// Parses the methods of the first player and (when given) of the second.

@@ -43,7 +43,7 @@ pub mod position;
 pub mod spec;
 
 pub use game::{Ending, Game, NoRandom, OrderError, Trick, TrickResult};
-pub use method::{Method, Methods};
+pub use method::{Method, MethodError, Methods};
 pub use packed::{Finished, Packed, PackedDeal};
 pub use play::{
     Cycle, CycleId, GameResult, Limits, Outcome, Scratch, SeenPositions, loop_positions, play,

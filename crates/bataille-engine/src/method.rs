@@ -6,6 +6,7 @@
 //! hand (first = nearest the top).
 
 use std::fmt;
+use std::str::FromStr;
 
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -122,6 +123,34 @@ impl Method {
     }
 }
 
+/// A name that is not a stacking method.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MethodError {
+    name: String,
+}
+
+impl fmt::Display for MethodError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown stacking method {:?}: expected one of ", self.name)?;
+        for (i, m) in Method::ALL.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(f, "{sep}{}", m.name())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for MethodError {}
+
+impl FromStr for Method {
+    type Err = MethodError;
+
+    /// Reads a name printed by [`Method::name`] (`optimised` is accepted too).
+    fn from_str(s: &str) -> Result<Method, MethodError> {
+        Method::from_name(s).ok_or_else(|| MethodError { name: s.to_string() })
+    }
+}
+
 impl fmt::Display for Method {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -167,6 +196,19 @@ impl Methods {
     }
 }
 
+impl FromStr for Methods {
+    type Err = MethodError;
+
+    /// Reads `m` (both players use `m`) or `a/b` (the first player uses `a`, the second `b`),
+    /// the form printed by the `Display` of [`Methods`].
+    fn from_str(s: &str) -> Result<Methods, MethodError> {
+        match s.split_once('/') {
+            Some((a, b)) => Ok(Methods::new(a.parse()?, b.parse()?)),
+            None => s.parse().map(Methods::both),
+        }
+    }
+}
+
 impl fmt::Display for Methods {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.first == self.second {
@@ -189,6 +231,16 @@ mod tests {
         }
         assert_eq!(Method::from_name("optimised"), Some(Method::Optimized));
         assert_eq!(Method::from_name("nope"), None);
+        let err = "nope".parse::<Method>().unwrap_err().to_string();
+        assert!(err.contains("\"nope\"") && err.contains("first-player-first"), "{err}");
+        for a in Method::ALL {
+            assert_eq!(Methods::both(a).to_string().parse(), Ok(Methods::both(a)));
+            for b in Method::ALL {
+                assert_eq!(Methods::new(a, b).to_string().parse(), Ok(Methods::new(a, b)));
+            }
+        }
+        assert!("natural/".parse::<Methods>().is_err());
+        assert!("natural/optimized/random".parse::<Methods>().is_err());
     }
 
     #[test]

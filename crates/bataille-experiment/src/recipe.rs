@@ -307,10 +307,7 @@ impl Recipe {
 }
 
 fn parse_method(s: &str) -> Result<Method, String> {
-    Method::from_name(s).ok_or_else(|| {
-        let names: Vec<_> = Method::ALL.iter().map(|m| m.name()).collect();
-        format!("expected a stacking method: {}", names.join(", "))
-    })
+    s.parse().map_err(|e: bataille_engine::MethodError| e.to_string())
 }
 
 fn parse_value(colours: usize, s: &str) -> Result<usize, String> {
@@ -478,7 +475,7 @@ mod tests {
         );
         check(
             &format!("{head}values = 2\nmethods = natural, lazy"),
-            "line 4: invalid methods \"lazy\": expected a stacking method: natural, optimized, \
+            "line 4: invalid methods \"lazy\": unknown stacking method \"lazy\": expected one of natural, optimized, \
              random, ascending, first-player-first",
         );
         check(

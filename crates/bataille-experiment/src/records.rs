@@ -90,7 +90,7 @@ impl Best {
             };
             let get = |i: Option<usize>| i.and_then(|i| row.get(i)).map(str::trim).unwrap_or("");
             let num = |i: Option<usize>| get(i).parse::<u64>().ok();
-            let method = Method::from_name(get(Some(m)));
+            let method = get(Some(m)).parse::<Method>().ok();
             let (Some(cc), Some(vv), Some(method)) = (num(Some(c)), num(Some(v)), method) else {
                 skipped += 1;
                 continue;
@@ -171,7 +171,7 @@ pub fn run(
         let t = best.by_tricks.get(key);
         let k = best.by_cards.get(key);
         let public =
-            Method::from_name(&key.2).and_then(|m| published::public_record(key.0, key.1, m));
+            key.2.parse::<Method>().ok().and_then(|m| published::public_record(key.0, key.1, m));
         rows.push(vec![
             key.0.to_string(),
             key.1.to_string(),

@@ -24,8 +24,8 @@
 
 use bataille_engine::packed::{Finished, PackedDeal};
 use bataille_engine::{
-    DeckSpec, Game, Limits, Method, Methods, Outcome, Packed, Position, Scratch, SeenPositions,
-    aligned, loop_positions, play_deterministic, play_random, play_random_until_repeat,
+    DeckSpec, Game, Limits, Methods, Outcome, Packed, Position, Scratch, SeenPositions, aligned,
+    loop_positions, play_deterministic, play_random, play_random_until_repeat,
 };
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -139,9 +139,7 @@ impl Bataille {
         }
         let c = words.next()?.strip_prefix("C=")?.parse().ok()?;
         let v = words.next()?.strip_prefix("V=")?.parse().ok()?;
-        let names = words.next()?;
-        let (first, second) = names.split_once('/').unwrap_or((names, names));
-        let methods = Methods::new(Method::from_name(first)?, Method::from_name(second)?);
+        let methods: Methods = words.next()?.parse().ok()?;
         let mut limits = Limits::default_for(methods);
         let mut convention = RandomConvention::PlayedToEnd;
         for word in words {
@@ -363,6 +361,7 @@ fn arrangement_count(cards: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bataille_engine::Method;
 
     #[test]
     fn arrangement_counts() {
