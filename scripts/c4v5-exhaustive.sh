@@ -30,6 +30,13 @@ natural | optimized) ;;
 esac
 SHARDS=16
 THREADS=${THREADS:-0}
+# Looping deals kept per loop: the natural run was started with 1000 (it has no loop); the
+# optimized run keeps every looping deal (tens of thousands, about 80 bytes each), so that the
+# merged loops.csv lists them all and the C++ explorer's half-list count can be recomputed.
+case $METHOD in
+natural) KEEP=1000 ;;
+optimized) KEEP=100000 ;;
+esac
 DIR=results/hunts/c4v5-$METHOD-exhaustive
 mkdir -p "$DIR/checkpoints" "$DIR/shards"
 [[ -f $DIR/cpu.csv ]] || echo "shard,start,end,cpu_s,exit,commit" >"$DIR/cpu.csv"
@@ -52,7 +59,7 @@ run_shard() {
     # In the background, so that a signal to this script reaches `bataille` (which saves its
     # checkpoint) and not /usr/bin/time (which would lose the CPU time).
     /usr/bin/time -f "%U %S" -o "$times" "$BIN" hunt -c 4 -v 5 -m "$METHOD" --exhaustive \
-        --shard "$k/$SHARDS" --keep 1000 --top 20 --threads "$THREADS" \
+        --shard "$k/$SHARDS" --keep "$KEEP" --top 20 --threads "$THREADS" \
         --checkpoint "$ckpt" --checkpoint-every 120 "${resume[@]}" --out "$out" &
     local timer=$!
     trap 'pkill -TERM -P "$timer"' INT TERM
