@@ -651,6 +651,9 @@ pub enum BlocksStateError {
     /// The state is of another run.
     #[error("the blocks state is of another run: {0}")]
     OtherRun(String),
+    /// Shard states that do not make up one whole run.
+    #[error("cannot merge the blocks states: {0}")]
+    Merge(String),
 }
 
 impl BlocksState {
@@ -794,6 +797,85 @@ impl BlocksState {
             });
         }
         Ok(state)
+    }
+}
+
+impl BlocksState {
+    /// The whole run made of the complete states of its `n` shards (in any order): the same
+    /// state, to the byte, as the run without shards. Refused, naming what is wrong, when the
+    /// parts are of different runs, when a shard is missing, repeated or not complete.
+    pub fn merge(parts: &[BlocksState]) -> Result<BlocksState, BlocksStateError> {
+        let merge = |what: String| Err(BlocksStateError::Merge(what));
+        let Some(first) = parts.first() else { return merge("no state given".into()) };
+        let count = first.shard.count();
+        for p in parts {
+            if (p.spec, p.units) != (first.spec, first.units) {
+                return merge(format!(
+                    "shard {} is of --cards {} --max-multiplicity {} --max-rounds {}, shard {} \
+                     of --cards {} --max-multiplicity {} --max-rounds {}",
+                    p.shard,
+                    p.spec.cards,
+                    p.spec.max_multiplicity,
+                    p.spec.max_rounds,
+                    first.shard,
+                    first.spec.cards,
+                    first.spec.max_multiplicity,
+                    first.spec.max_rounds
+                ));
+            }
+            if p.shard.count() != count {
+                return merge(format!(
+                    "shards {} and {} split the run differently",
+                    first.shard, p.shard
+                ));
+            }
+            if !p.is_complete() {
+                return merge(format!(
+                    "shard {} is not complete ({} of its {} units done)",
+                    p.shard,
+                    p.done,
+                    p.shard_units()
+                ));
+            }
+        }
+        let mut seen = vec![false; count as usize];
+        for p in parts {
+            let i = p.shard.index() as usize;
+            if std::mem::replace(&mut seen[i], true) {
+                return merge(format!("shard {} is given twice", p.shard));
+            }
+        }
+        let missing: Vec<String> = (0..count)
+            .filter(|&i| !seen[i as usize])
+            .map(|i| format!("{}/{count}", i + 1))
+            .collect();
+        if !missing.is_empty() {
+            return merge(format!("missing shards {}", missing.join(", ")));
+        }
+        let mut whole = BlocksState::new(first.spec, Shard::WHOLE);
+        whole.done = whole.units;
+        for p in parts {
+            whole.nodes += p.nodes;
+            whole.leaves += p.leaves;
+            whole.capped += p.capped;
+            whole.units_with_cycles += p.units_with_cycles;
+            whole.cycles.extend(p.cycles.iter().cloned());
+        }
+        // Each part lists its cycles in unit order; a stable sort by unit gives the order of
+        // the run without shards.
+        let half = whole.spec.half();
+        let units = symbolic::units(half);
+        whole.cycles.sort_by_cached_key(|c| {
+            let code: Vec<u8> = (0..half.min(6))
+                .map(|i| match c.first[i].cmp(&c.second[i]) {
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Greater => 1,
+                    std::cmp::Ordering::Less => 2,
+                })
+                .collect();
+            units.iter().position(|u| *u == code)
+        });
+        Ok(whole)
     }
 }
 

@@ -96,6 +96,69 @@ fn states_are_the_same_whatever_the_threads_and_batches() {
     assert_eq!(parts, all);
 }
 
+/// Merging the states of the shards gives the state of the run without shards, to the byte;
+/// sets that are not one whole run are refused with the reason.
+#[test]
+fn merged_shards_are_the_whole_run() {
+    let merged_is_whole = |cards: usize, n: u64| {
+        let spec = BlocksSpec::new(cards, 4, 8).unwrap();
+        let mut whole = BlocksState::new(spec, Shard::WHOLE);
+        run_sequential(&mut whole);
+        let mut parts: Vec<_> = (1..=n)
+            .rev()
+            .map(|k| {
+                let mut st = BlocksState::new(spec, Shard::new(k, n).unwrap());
+                run_sequential(&mut st);
+                st
+            })
+            .collect();
+        assert_eq!(BlocksState::merge(&parts).unwrap().to_text(), whole.to_text());
+        parts.reverse();
+        parts
+    };
+    let parts = merged_is_whole(8, 3);
+    // The 16-card catalogue has cycles in many units of every shard (13 s).
+    if std::env::var_os("BATAILLE_LONG_TESTS").is_some() {
+        merged_is_whole(16, 5);
+    }
+    let err = |parts: &[BlocksState]| BlocksState::merge(parts).unwrap_err().to_string();
+    assert!(err(&parts[..2]).contains("missing shards 3/3"), "{}", err(&parts[..2]));
+    let twice = [parts[0].clone(), parts[1].clone(), parts[1].clone()];
+    assert!(err(&twice).contains("shard 2/3 is given twice"), "{}", err(&twice));
+    let mut partial = parts.clone();
+    partial[1].done -= 1;
+    assert!(err(&partial).contains("shard 2/3 is not complete"), "{}", err(&partial));
+    let other = BlocksState::new(BlocksSpec::new(6, 4, 8).unwrap(), Shard::WHOLE);
+    assert!(err(&[parts[0].clone(), other]).contains("--cards 6"));
+    assert!(err(&[]).contains("no state"));
+
+    // The 8-card cycles all lie in one unit: the order across units is checked on cycles
+    // placed by hand in the units of round-1 outcomes 2201 (second, second, tie, first) and
+    // 0000 (all ties), shard 2/2 holding the earlier unit.
+    let spec = BlocksSpec::new(8, 4, 8).unwrap();
+    let mut halves: Vec<_> =
+        (1..=2).map(|k| BlocksState::new(spec, Shard::new(k, 2).unwrap())).collect();
+    let cycle = |first: [u8; 4], second: [u8; 4]| BlockCycle {
+        pattern: vec![],
+        first: first.to_vec(),
+        second: second.to_vec(),
+        period_rounds: 1,
+        period_tricks: 1,
+        phases: 1,
+        cycle_id: 0,
+        self_twin: false,
+        square_is_swap: false,
+    };
+    halves[0].cycles = vec![cycle([2, 1, 3, 3], [3, 2, 3, 1])];
+    halves[1].cycles = vec![cycle([1, 1, 1, 1], [1, 1, 1, 1]), cycle([2, 2, 2, 2], [2, 2, 2, 2])];
+    for h in &mut halves {
+        h.done = h.shard_units();
+    }
+    let merged = BlocksState::merge(&halves).unwrap();
+    let firsts: Vec<_> = merged.cycles.iter().map(|c| c.first[0]).collect();
+    assert_eq!(firsts, [1, 2, 2]);
+}
+
 #[test]
 fn state_text_is_checked() {
     let spec = BlocksSpec::new(8, 4, 100).unwrap();
