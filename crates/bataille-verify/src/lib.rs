@@ -5,6 +5,7 @@
 //! with the evidence; the engine is never bent to match.
 
 mod catalogue;
+pub mod hunts;
 
 pub use catalogue::catalogue;
 

@@ -1,0 +1,346 @@
+//! Claims read from the committed results of the exhaustive hunts, set against the public C++
+//! explorer's logs (github.com/legrosbuffle/bataille_cpp, `results/c4v4.txt`,
+//! `results/c4v5.txt`, `results/c4v5_opt.txt`).
+//!
+//! The hunts take hours of CPU; their merged `state.txt` (checksummed) is committed, so these
+//! claims check them in a moment: the state covers every deal up to the player swap, its longest
+//! games replay to the lengths it records, and the explorer's figures are recomputed from it.
+//! The explorer walks the first half of the lexicographic list of arrangements, which plays some
+//! deals twice and others never; its count of looping deals is recomputed by walking our list
+//! of looping deals the same way ([`Arrangements::orders_ranked_below`]). This module does no
+//! I/O: the caller reads the state file.
+
+use bataille_engine::{DeckSpec, Limits, Method, Methods, NoRandom, Position, play};
+use bataille_search::arrangement::Arrangements;
+use bataille_search::state::State;
+use bataille_search::stats::Record;
+
+use crate::Status;
+
+/// What the C++ explorer's log of one exhaustive run states.
+#[derive(Debug, Clone, Copy)]
+pub struct PeerLog {
+    /// The log file in the explorer's repository.
+    pub file: &'static str,
+    /// Arrangements played (the log's "after N").
+    pub played: u128,
+    /// Looping arrangements among them (the log's "N loops found").
+    pub looping: u64,
+    /// The longest game, in tricks (the log's "longest game (L)").
+    pub longest_tricks: u64,
+    /// That game's deal, in our notation (the log's `cartes_joueur1` / `cartes_joueur2`).
+    pub longest_deal: &'static str,
+}
+
+/// A committed exhaustive hunt and the explorer's log of the same deck and method.
+#[derive(Debug, Clone, Copy)]
+pub struct CommittedHunt {
+    /// A short name, the prefix of its claims, e.g. `c4v5-natural`.
+    pub name: &'static str,
+    /// The merged state, relative to the repository root.
+    pub state: &'static str,
+    /// The command that recomputes it.
+    pub command: &'static str,
+    /// Colours.
+    pub colours: usize,
+    /// Values.
+    pub values: usize,
+    /// The method of both players.
+    pub method: Method,
+    /// The explorer's figures.
+    pub peer: PeerLog,
+}
+
+/// The committed exhaustive hunts this module checks.
+pub const COMMITTED_HUNTS: [CommittedHunt; 3] = [
+    CommittedHunt {
+        name: "c4v4-natural",
+        state: "results/hunts/c4v4-natural/state.txt",
+        command: "bataille hunt -c 4 -v 4 --exhaustive --out results/hunts/c4v4-natural",
+        colours: 4,
+        values: 4,
+        method: Method::Natural,
+        peer: PeerLog {
+            file: "results/c4v4.txt",
+            played: 31_531_501,
+            looping: 8235,
+            longest_tricks: 145,
+            longest_deal: "[1,3,2,2,1,2,1,4] / [4,4,3,4,1,2,3,3]",
+        },
+    },
+    CommittedHunt {
+        name: "c4v5-natural",
+        state: "results/hunts/c4v5-natural-exhaustive/merged/state.txt",
+        command: "scripts/c4v5-exhaustive.sh natural, then bataille merge",
+        colours: 4,
+        values: 5,
+        method: Method::Natural,
+        peer: PeerLog {
+            file: "results/c4v5.txt",
+            played: 152_770_117_500,
+            looping: 0,
+            longest_tricks: 453,
+            longest_deal: "[1,1,1,2,1,5,3,4,4,5] / [2,3,5,3,4,5,2,3,4,2]",
+        },
+    },
+    CommittedHunt {
+        name: "c4v5-optimized",
+        state: "results/hunts/c4v5-optimized-exhaustive/merged/state.txt",
+        command: "scripts/c4v5-exhaustive.sh optimized, then bataille merge",
+        colours: 4,
+        values: 5,
+        method: Method::Optimized,
+        peer: PeerLog {
+            file: "results/c4v5_opt.txt",
+            played: 152_770_117_500,
+            looping: 18_433,
+            longest_tricks: 316,
+            longest_deal: "[1,1,4,1,3,4,1,2,2,5] / [5,3,5,4,3,5,3,2,4,2]",
+        },
+    },
+];
+
+/// One checked claim of a hunt.
+#[derive(Debug, Clone)]
+pub struct HuntClaim {
+    /// `<hunt>-<what>`, e.g. `c4v5-natural-deals`.
+    pub name: String,
+    /// Where the published value comes from.
+    pub source: String,
+    /// The claim, in words.
+    pub claim: String,
+    /// The value as published.
+    pub published: String,
+    /// The value read from the committed state (and replayed by the engine).
+    pub computed: String,
+    /// The comparison.
+    pub status: Status,
+    /// What was compared, and how.
+    pub evidence: String,
+}
+
+/// A deal of the state (both hands, the first player's first) in the engine's notation.
+fn position(deal: &[u8]) -> Option<Position> {
+    let h = deal.len() / 2;
+    Position::new(deal[..h].to_vec(), deal[h..].to_vec()).ok()
+}
+
+/// `n` with thousands separators.
+fn group(n: u128) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The tricks and cards of a deal replayed by the engine, when it finishes.
+fn replay(deal: &Position, methods: Methods) -> Option<(u64, u64)> {
+    let r = play(deal, methods, &mut NoRandom, Limits::DETERMINISTIC);
+    r.outcome.is_finished().then_some((r.tricks, r.cards))
+}
+
+/// The claims of `hunt` checked against its merged `state` (read and decoded by the caller).
+pub fn hunt_claims(hunt: &CommittedHunt, state: &State) -> Vec<HuntClaim> {
+    let spec = DeckSpec::new(hunt.colours, hunt.values).expect("a valid deck");
+    let deck = format!("C={} V={} {}", hunt.colours, hunt.values, hunt.method);
+    let methods = Methods::both(hunt.method);
+    let arrangements = Arrangements::new(&spec.sorted_deck());
+    let total = arrangements.count().expect("a countable deck");
+    let classes = arrangements.swap_classes().expect("a countable deck");
+    let stats = &state.stats;
+    let peer = hunt.peer;
+    let peer_source = format!("C++ explorer, github.com/legrosbuffle/bataille_cpp {}", peer.file);
+    let ours = format!("{} ({})", hunt.state, hunt.command);
+    let mut out = Vec::new();
+    let mut claim = |what: &str,
+                     source: &str,
+                     claim: String,
+                     published: String,
+                     computed: String,
+                     status: Status,
+                     evidence: String| {
+        out.push(HuntClaim {
+            name: format!("{}-{what}", hunt.name),
+            source: source.to_string(),
+            claim,
+            published,
+            computed,
+            status,
+            evidence,
+        });
+    };
+
+    // 1. Every deal once up to the player swap.
+    let game = format!("bataille {deck}");
+    let same_game = state.key.game == game;
+    let complete = same_game && state.is_complete();
+    let ok = complete && u128::from(stats.deals) == classes;
+    claim(
+        "deals",
+        "deals up to the player swap: (arrangements + s) / 2",
+        format!("the exhaustive {deck} hunt plays every deal once up to the player swap"),
+        group(classes),
+        format!("{}{}", group(stats.deals.into()), if complete { "" } else { " (incomplete)" }),
+        if ok { Status::Ok } else { Status::Fail },
+        format!(
+            "{ours}: {} of {} units done, game {:?}",
+            state.done.len(),
+            state.key.units,
+            state.key.game
+        ),
+    );
+    if !same_game {
+        // The other claims would read deals of another deck.
+        return out;
+    }
+
+    // 2. The explorer's count of looping deals, recomputed from ours.
+    let kept: Vec<&Vec<u8>> = stats.loops.values().flat_map(|l| l.kept.keys()).collect();
+    let listed = kept.len() as u64 == stats.cycles && !stats.loop_deals_truncated();
+    let walked: u64 = kept
+        .iter()
+        .map(|d| {
+            let h = d.len() / 2;
+            u64::from(arrangements.orders_ranked_below(&d[..h], &d[h..], peer.played))
+        })
+        .sum();
+    let periods: Vec<String> = {
+        let mut p: Vec<u64> = stats.loops.values().map(|l| l.period_tricks).collect();
+        p.sort_unstable();
+        p.dedup();
+        p.iter().map(u64::to_string).collect()
+    };
+    let status = if listed && walked == peer.looping { Status::Ok } else { Status::Fail };
+    claim(
+        "looping",
+        &peer_source,
+        format!(
+            "looping deals among the {} arrangements the explorer plays (of {})",
+            group(peer.played),
+            group(total)
+        ),
+        group(peer.looping.into()),
+        group(walked.into()),
+        status,
+        format!(
+            "ours: {} looping deals up to the swap, in {} loops (periods {} tricks){}; the \
+             explorer plays the first arrangements of the lexicographic list, which holds some \
+             deals in both orders and others in neither: walking our looping deals the same way \
+             gives the computed count [{ours}]",
+            group(stats.cycles.into()),
+            stats.loops.len(),
+            if periods.is_empty() { "-".to_string() } else { periods.join(", ") },
+            if listed {
+                ""
+            } else {
+                ", NOT all listed in the state: the count cannot be recomputed"
+            },
+        ),
+    );
+
+    // 3. The longest game, replayed, against the explorer's.
+    let top_tricks = stats.longest_by_tricks.entries().first();
+    let top_cards = stats.longest_by_cards.entries().first();
+    let peer_deal: Position = peer.longest_deal.parse().expect("a valid deal");
+    let peer_replay = replay(&peer_deal, methods);
+    fn check(r: Option<&Record>, methods: Methods) -> Option<(&Record, bool, Position)> {
+        let r = r?;
+        let p = position(&r.deal)?;
+        Some((r, replay(&p, methods) == Some((r.tricks, r.cards)), p))
+    }
+    let (tricks_ok, cards_ok) = (check(top_tricks, methods), check(top_cards, methods));
+    let computed = top_tricks.map_or("none".to_string(), |r| r.tricks.to_string());
+    let status = match (&tricks_ok, &cards_ok, peer_replay) {
+        (Some((r, true, p)), Some((_, true, _)), Some((peer_tricks, _)))
+            if peer_tricks == peer.longest_tricks =>
+        {
+            let (h, d) = (p.first().len(), [p.first(), p.second()].concat());
+            if r.tricks == peer.longest_tricks {
+                Status::Ok
+            } else if r.tricks > peer.longest_tricks
+                && arrangements.orders_ranked_below(&d[..h], &d[h..], peer.played) == 0
+            {
+                // A longer game the explorer never played.
+                Status::Differs
+            } else {
+                Status::Fail
+            }
+        }
+        _ => Status::Fail,
+    };
+    let describe = |r: &Option<(&Record, bool, Position)>| match r {
+        Some((r, ok, p)) => format!(
+            "{p}: {} tricks, {} cards per player{}",
+            r.tricks,
+            r.cards,
+            if *ok { ", replayed" } else { ", NOT as replayed" }
+        ),
+        None => "none".to_string(),
+    };
+    claim(
+        "longest",
+        &peer_source,
+        format!("the longest {deck} game, in tricks"),
+        format!("{} ({})", peer.longest_tricks, peer.longest_deal),
+        computed,
+        status,
+        format!(
+            "ours, by tricks: {}; by cards: {}; the explorer's deal replays to {} [{ours}]",
+            describe(&tricks_ok),
+            describe(&cards_ok),
+            peer_replay.map_or("no finished game".to_string(), |(t, c)| format!(
+                "{t} tricks, {c} cards per player"
+            )),
+        ),
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bataille_search::game::{DealOutcome, DealRecord};
+
+    fn committed_c4v4() -> State {
+        let text = include_str!("../../../results/hunts/c4v4-natural/state.txt");
+        State::decode(text).expect("the committed state reads")
+    }
+
+    /// The committed C=4 V=4 hunt reproduces the explorer's log: the 8235 looping arrangements
+    /// of its first half from our 8545 looping deals, and its longest game.
+    #[test]
+    fn c4v4_natural_matches_the_explorer() {
+        let claims = hunt_claims(&COMMITTED_HUNTS[0], &committed_c4v4());
+        let names: Vec<_> = claims.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["c4v4-natural-deals", "c4v4-natural-looping", "c4v4-natural-longest"]);
+        for c in &claims {
+            assert_eq!(c.status, Status::Ok, "{c:#?}");
+        }
+        assert_eq!(claims[0].computed, "31,532,760");
+        assert_eq!(claims[1].computed, "8,235");
+        assert!(claims[1].evidence.contains("ours: 8,545 looping deals"), "{}", claims[1].evidence);
+        assert_eq!(claims[2].computed, "145");
+    }
+
+    /// A state that is not the whole hunt, or whose records do not replay, fails.
+    #[test]
+    fn wrong_states_fail() {
+        let mut state = committed_c4v4();
+        // A record one trick longer than its deal plays.
+        let record = DealRecord { outcome: DealOutcome::FirstWins, tricks: 146, cards: 182 };
+        state.stats.add(&record, &[1, 3, 2, 2, 1, 2, 1, 4, 4, 4, 3, 4, 1, 2, 3, 3]);
+        // ... which also makes one deal too many.
+        let claims = hunt_claims(&COMMITTED_HUNTS[0], &state);
+        assert_eq!(claims[0].status, Status::Fail);
+        assert_eq!(claims[2].status, Status::Fail, "{:#?}", claims[2]);
+        assert!(claims[2].evidence.contains("NOT as replayed"));
+        // The same state read as another hunt's is refused.
+        let claims = hunt_claims(&COMMITTED_HUNTS[1], &committed_c4v4());
+        assert!(claims.iter().all(|c| c.status == Status::Fail), "{claims:#?}");
+    }
+}
