@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Measures `bataille explore` against the public single-threaded C++ explorer
-# (github.com/legrosbuffle/bataille_cpp, REFERENCE.md "Peers") on this machine, one core each,
+# (github.com/legrosbuffle/bataille_cpp) on this machine, one core each,
 # alternating the two programs so that both see the same machine state.
 #
 #   scripts/compare-peer.sh [PEER_DIR] [ROUNDS]
 #
 # PEER_DIR: a checkout of bataille_cpp (cloned into a temporary directory when omitted; the
-# figures in the README come from commit 2bd1c9e). ROUNDS: alternations (default 3).
+# figures in docs/performance.md come from commit 2bd1c9e). ROUNDS: alternations (default 3).
 #
 # Workloads (the two the issue names):
 #   - every C=4 V=4 deal, natural: the C++ program plays the first half of the lexicographic

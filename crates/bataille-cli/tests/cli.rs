@@ -46,19 +46,20 @@ fn bad_input_is_a_usage_error() {
 }
 
 #[test]
-fn verify_passes_and_readme_table_is_current() {
+fn verify_passes_and_claims_page_is_current() {
     let o = bataille(&["verify", "--markdown"]);
     assert!(o.status.success(), "{}", stdout(&o));
     let out = stdout(&o);
     let table = out.split("\n\n").next().unwrap().trim();
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
-        .expect("README.md");
-    let start = readme.find("<!-- verify:start -->").expect("start marker") + 21;
-    let end = readme.find("<!-- verify:end -->").expect("end marker");
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/claims.md"))
+            .expect("docs/claims.md");
+    let start = page.find("<!-- verify:start -->").expect("start marker") + 21;
+    let end = page.find("<!-- verify:end -->").expect("end marker");
     assert_eq!(
-        readme[start..end].trim(),
+        page[start..end].trim(),
         table,
-        "the README's verification table is stale: paste `bataille verify --markdown`"
+        "the table of docs/claims.md is stale: paste `bataille verify --markdown`"
     );
     assert!(out.contains("0 failed"), "{out}");
 }

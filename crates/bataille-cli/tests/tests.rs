@@ -3,6 +3,7 @@
 mod bmn;
 mod cli;
 mod construct;
+mod docs;
 mod experiment;
 mod explore;
 mod hostile;

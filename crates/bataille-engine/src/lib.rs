@@ -1,10 +1,10 @@
 //! The bataille engine: French "bataille" (War) with C colours and V values.
 //!
-//! It plays games exactly by the rules of Delahaye & Mathieu's article (see the repository's
-//! README): both players reveal their top card at once, the higher card takes the trick, a tie
-//! is a battle (no face-down cards) settled by the next reveals, and the winner puts the cards
-//! under his hand in the order of his stacking [`Method`]. A player who must reveal a card and
-//! has none loses; if both run out together the game is a draw.
+//! It plays games exactly by the rules of Delahaye & Mathieu's article (see the book's
+//! docs/rules.md): both players reveal their top card at once, the higher card takes the
+//! trick, a tie is a battle (no face-down cards) settled by the next reveals, and the winner
+//! puts the cards under his hand in the order of his stacking [`Method`]. A player who must
+//! reveal a card and has none loses; if both run out together the game is a draw.
 //!
 //! The engine does no I/O, spawns no threads and allocates nothing per trick or per game in its
 //! hot paths: a [`Game`] is two 256-byte rings, and [`play_deterministic`] reuses a [`Scratch`].

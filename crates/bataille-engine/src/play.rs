@@ -622,12 +622,12 @@ impl SeenPositions {
     }
 }
 
-/// Plays a game with a random method under the convention of the article's program (REFERENCE.md
-/// section 2): the positions met before each trick are remembered, and the game is stopped as
-/// soon as a position comes back. Such a game comes out as [`Outcome::Capped`] with the tricks
-/// and cards played until the repeat, so that means over finished games leave it out, as the
-/// article's program did. Games that never repeat a position are played exactly as by
-/// [`play_random`] with the same generator.
+/// Plays a game with a random method under the convention of the article's program (the
+/// authors' published program, github.com/cristal-smac/bataille): the positions met before
+/// each trick are remembered, and the game is stopped as soon as a position comes back. Such a
+/// game comes out as [`Outcome::Capped`] with the tricks and cards played until the repeat, so
+/// that means over finished games leave it out, as the article's program did. Games that never
+/// repeat a position are played exactly as by [`play_random`] with the same generator.
 ///
 /// This is not the correct rule for the random method (a repeated position is not a loop: the
 /// next shuffles may differ), only a way to reproduce the published means. It allocates one

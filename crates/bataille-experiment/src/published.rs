@@ -1,5 +1,5 @@
-//! The article's published figures, typed from seed 002 (REFERENCE.md section 2), and the
-//! public record table of the authors' repository.
+//! The article's published figures, typed from seed 002, and the public record table of the
+//! authors' repository (github.com/cristal-smac/bataille).
 
 use bataille_engine::Method;
 
@@ -87,10 +87,10 @@ const fn rec(
     PublicRecord { colours, values, method, tricks, note }
 }
 
-/// REFERENCE.md section 2: the authors' repository (2025), longest finished games in tricks. The
-/// optimized column is behind the run logs of the C++ explorer that found most of these
-/// records (github.com/legrosbuffle/bataille_cpp, `results/`; replayed by `bataille verify`,
-/// entries `log-*`): the notes give its longer games.
+/// The public record table of the authors' repository (github.com/cristal-smac/bataille, 2025):
+/// longest finished games in tricks. The optimized column is behind the run logs of the C++
+/// explorer that found most of these records (github.com/legrosbuffle/bataille_cpp,
+/// `results/`; replayed by `bataille verify`, entries `log-*`): the notes give its longer games.
 pub const PUBLIC_RECORDS: &[PublicRecord] = &[
     rec(4, 5, Method::Natural, 453, ""),
     rec(4, 5, Method::Optimized, 311, "a later exhaustive search reports 316"),

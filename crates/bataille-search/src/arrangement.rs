@@ -306,7 +306,7 @@ mod tests {
 
     #[test]
     fn closed_formula_for_published_counts() {
-        // (C, V, arrangements, classes up to the swap): REFERENCE.md "Counting deals".
+        // (C, V, arrangements, classes up to the swap): the published counts of deals.
         let check = |c: usize, v: usize, classes: u128| {
             let arr = Arrangements::new(&deck(c, v));
             assert_eq!(arr.swap_classes(), Some(classes), "C={c} V={v}");

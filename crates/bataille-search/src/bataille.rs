@@ -33,7 +33,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::arrangement::{Arrangements, multinomial, next_arrangement};
 use crate::game::{Alignment, CycleInfo, DealGame, DealOutcome, DealRecord};
 
-/// How games with a random method are played (REFERENCE.md section 2).
+/// How games with a random method are played (see the book's docs/rules.md, "Loops").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum RandomConvention {
     /// To the end (or the trick cap): a repeated position is not a loop under random stacking.
@@ -109,7 +109,8 @@ impl Bataille {
             // Registers pay where ties are frequent (a tie is a mispredicted branch in the
             // rings, and nothing in registers): four lanes measured 1.9 times as fast as the
             // rings on C=4 V=4, C=4 V=5 and C=2 V=6, but slower on C=1 V=10 and V=11, which
-            // have no ties and many loops (README, "Search speed").
+            // have no ties and many loops (docs/performance.md, "The register engine and its
+            // lanes").
             packed: match methods.first {
                 m if methods == Methods::both(m) && spec.colours() >= 2 => {
                     Packed::new(n, spec.values() as u8, m)

@@ -1,8 +1,9 @@
 //! The entries of the catalogue, in the order of the article.
 //!
 //! Published values are typed from the sources (the article, seed 002; the public record table
-//! quoted in REFERENCE.md and the authors' record files it comes from, which give a deal for
-//! every record); computed values come from the engine at run time.
+//! and the authors' record files it comes from, github.com/cristal-smac/bataille, which give a
+//! deal for every record); computed values come from the engine at run time. The table of every
+//! entry is the book's docs/claims.md.
 
 use bataille_engine::{
     Card, DeckSpec, Game, GameResult, Limits, Method, Methods, NoRandom, Outcome, Position,
@@ -793,8 +794,9 @@ fn winner_text(r: &GameResult) -> &'static str {
 /// A published record deal: `(name, method, published tricks, published cards, winner, deal)`.
 type RecordDeal = (&'static str, Method, u64, u64, &'static str, &'static str);
 
-/// The record deals of the public table (REFERENCE.md section 2), as the authors' record files
-/// give them (2025): each with its tricks, cards played per player and winner.
+/// The record deals of the public table, as the authors' record files
+/// (github.com/cristal-smac/bataille, `records/`) give them (2025): each with its tricks, cards
+/// played per player and winner.
 #[rustfmt::skip]
 const PUBLIC_RECORDS: &[RecordDeal] = &[
     ("record-c4-v5-natural", Method::Natural, 453, 562, "first wins", "[1,1,1,2,1,5,3,4,4,5] / [2,3,5,3,4,5,2,3,4,2]"),
