@@ -5,8 +5,8 @@
 //! every record); computed values come from the engine at run time.
 
 use bataille_engine::{
-    Card, DeckSpec, Game, GameResult, Limits, Method, Methods, NoRandom, Outcome, Position,
-    TrickResult, aligned, loop_positions, play,
+    Card, DeckSpec, Game, GameResult, Limits, Method, Methods, NoRandom, Outcome, Position, Tricks,
+    aligned, loop_positions, play,
 };
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -144,19 +144,14 @@ fn ending_text(r: &GameResult) -> String {
     }
 }
 
-/// The positions of the first `tricks` tricks from `start`, start included.
+/// The positions of the first `tricks` tricks from `start`, start included (fewer if the game
+/// ends first).
 fn trace(start: &Position, methods: Methods, tricks: usize) -> Vec<Position> {
-    let mut g = Game::new(start);
+    let limits = Limits { max_tricks: tricks as u64 };
+    let mut game = Tricks::new(&Game::new(start), methods, NoRandom, limits);
     let mut out = vec![start.clone()];
-    for _ in 0..tricks {
-        if g.ending().is_some() {
-            break;
-        }
-        let t = g.trick(methods, &mut NoRandom);
-        out.push(g.to_position());
-        if let TrickResult::Ended(_) = t.result {
-            break;
-        }
+    while game.next().is_some() {
+        out.push(game.game().to_position());
     }
     out
 }
