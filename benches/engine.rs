@@ -2,7 +2,9 @@
 //! longest 32-card games of `results/records.csv`), and games per second on fixed sets of
 //! seeded random 32- and 52-card deals, natural and optimized stacking; and, on small decks,
 //! natural and optimized games played in rings against the same played in registers
-//! ([`Packed`]), one at a time and many at once in the lanes of vector registers.
+//! ([`Packed`]), one at a time and many at once in the lanes of vector registers; and games
+//! per second with the random stacking method ([`play_random`], and
+//! [`play_random_until_repeat`], the article program's convention).
 //!
 //! Run with `cargo bench -p bataille-benches --bench engine`.
 
@@ -10,7 +12,7 @@ use std::hint::black_box;
 
 use bataille_engine::{
     Card, DeckSpec, Game, Limits, Method, Methods, Packed, PackedDeal, Position, Scratch,
-    play_deterministic,
+    SeenPositions, play_deterministic, play_random, play_random_until_repeat,
 };
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
@@ -152,5 +154,45 @@ fn small_decks(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, tricks_per_second, games_per_second, small_decks);
+/// Games with the random method for both players, on a fixed set of seeded 32-card deals with
+/// a fixed stream: played out ([`play_random`]), and stopped at the first repeated position as
+/// the article's program did ([`play_random_until_repeat`], which keeps every position met).
+fn random_method(c: &mut Criterion) {
+    const DEALS: usize = 200;
+    let mut group = c.benchmark_group("random-method");
+    let spec = DeckSpec::new(4, 8).unwrap();
+    let deals = random_deals(spec, DEALS);
+    let half = spec.first_hand();
+    let methods = Methods::both(Method::Random);
+    let limits = Limits::RANDOM;
+    group.throughput(Throughput::Elements(DEALS as u64));
+    let mut start = Game::default();
+    group.bench_function("games-32/play-random", |b| {
+        b.iter(|| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+            let mut tricks = 0u64;
+            for d in &deals {
+                start.set(&d[..half], &d[half..]);
+                tricks += play_random(&start, methods, &mut rng, limits).tricks;
+            }
+            black_box(tricks)
+        })
+    });
+    let mut seen = SeenPositions::default();
+    group.bench_function("games-32/until-repeat", |b| {
+        b.iter(|| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+            let mut tricks = 0u64;
+            for d in &deals {
+                start.set(&d[..half], &d[half..]);
+                tricks +=
+                    play_random_until_repeat(&start, methods, &mut rng, limits, &mut seen).tricks;
+            }
+            black_box(tricks)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, tricks_per_second, games_per_second, small_decks, random_method);
 criterion_main!(benches);

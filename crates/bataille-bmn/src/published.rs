@@ -1,12 +1,14 @@
 //! Published games, replayed: Casella et al.'s non-terminating game, the article's printing of
 //! it (box 1), and the historical longest terminating games.
 //!
-//! [`checks`] recomputes every published figure with the engine and returns one [`Check`] per
+//! [`checks`] recomputes every published figure with the engine and returns one [`Claim`] per
 //! claim: the claim, the published value, the computed value and a [`Status`]. Nothing here is
 //! a stored answer: the published figures are data, the computed column comes from
 //! [`crate::play()`] at every call.
 
 use std::fmt::Write as _;
+
+pub use bataille_claims::{Claim, Status};
 
 use crate::deck::{Card, DeckSpec, card_char};
 use crate::hands::{Hands, Player, format_hand, parse_hand};
@@ -25,12 +27,12 @@ pub struct PublishedGame {
     /// The second hand.
     pub second: &'static str,
     /// The published result.
-    pub claim: Claim,
+    pub claim: PublishedOutcome,
 }
 
 /// A published result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Claim {
+pub enum PublishedOutcome {
     /// The game ends after this many cards and tricks.
     Ends {
         /// Cards turned.
@@ -59,7 +61,7 @@ pub const CASELLA: PublishedGame = PublishedGame {
     source: "Casella et al. 2024, arXiv 2403.13855",
     first: "---K---Q-KQAJ-----AAJ--J--",
     second: "----------Q----KQ-J-----KA",
-    claim: Claim::Loops { period_tricks: 62 },
+    claim: PublishedOutcome::Loops { period_tricks: 62 },
 };
 
 /// The historical longest terminating games of the public record list (the records table of
@@ -70,21 +72,21 @@ pub const RECORDS: [PublishedGame; 3] = [
         source: "Nessler 2022, public record list",
         first: "---AJ--Q---------QAKQJJ-QK",
         second: "-----A----KJ-K--------A---",
-        claim: Claim::Ends { cards: 8344, tricks: 1164 },
+        claim: PublishedOutcome::Ends { cards: 8344, tricks: 1164 },
     },
     PublishedGame {
         name: "bmn-record-rucklidge-2014",
         source: "Rucklidge 2014, public record list",
         first: "-J------Q------AAA-----QQ-",
         second: "K----JA-----------KQ-K-JJK",
-        claim: Claim::Ends { cards: 7959, tricks: 1122 },
+        claim: PublishedOutcome::Ends { cards: 7959, tricks: 1122 },
     },
     PublishedGame {
         name: "bmn-record-mann-wu-2007",
         source: "Mann & Wu 2007, public record list",
         first: "K-KK----K-A-----JAA--Q--J-",
         second: "---Q---Q-J-----J------AQ--",
-        claim: Claim::Ends { cards: 7157, tricks: 1007 },
+        claim: PublishedOutcome::Ends { cards: 7157, tricks: 1007 },
     },
 ];
 
@@ -212,50 +214,12 @@ fn penalty_position(hand: &[Card], i: usize) -> usize {
     hand.iter().enumerate().filter(|&(_, &c)| c != 0).nth(i).map_or(0, |(k, _)| k + 1)
 }
 
-/// How a published value compares with the computed one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// They agree.
-    Ok,
-    /// They differ because the source misprints it: the evidence says why.
-    Misprint,
-    /// They differ and no explanation is known.
-    Fail,
-}
-
-impl Status {
-    /// `ok`, `article misprint` or `FAIL`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Status::Ok => "ok",
-            Status::Misprint => "article misprint",
-            Status::Fail => "FAIL",
-        }
-    }
-}
-
-/// One checked claim.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Check {
-    /// Short stable name.
-    pub name: &'static str,
-    /// Where the claim was published.
-    pub source: &'static str,
-    /// The claim, in words.
-    pub claim: String,
-    /// The value as published.
-    pub published: String,
-    /// The value the engine computes.
-    pub computed: String,
-    /// The comparison.
-    pub status: Status,
-    /// What was compared, or why a misprint is one.
-    pub evidence: String,
-}
+/// The statuses the checks can take, in the order of their tally.
+pub const STATUSES: &[Status] = &[Status::Ok, Status::Misprint, Status::Fail];
 
 /// Replays every published game and returns the checks, in order: Casella's loop, the legality
 /// of its deal, the article's printing of it, then the records.
-pub fn checks() -> Vec<Check> {
+pub fn checks() -> Vec<Claim> {
     let mut out = vec![casella_loop(), casella_deal(), article_box1()];
     out.extend(RECORDS.iter().map(record));
     out
@@ -272,8 +236,10 @@ fn outcome_text(r: &crate::play::Record) -> String {
     }
 }
 
-fn casella_loop() -> Check {
-    let Claim::Loops { period_tricks } = CASELLA.claim else { unreachable!("CASELLA loops") };
+fn casella_loop() -> Claim {
+    let PublishedOutcome::Loops { period_tricks } = CASELLA.claim else {
+        unreachable!("CASELLA loops")
+    };
     let r = play(&CASELLA.hands());
     let status = match r.outcome {
         Outcome::Cycle(c) if c.period_tricks == period_tricks => Status::Ok,
@@ -286,8 +252,8 @@ fn casella_loop() -> Check {
         ),
         _ => "the game does not loop".to_string(),
     };
-    Check {
-        name: "bmn-casella-loop",
+    Claim {
+        id: "bmn-casella-loop",
         source: CASELLA.source,
         claim: format!("{} / {} never ends", CASELLA.first, CASELLA.second),
         published: format!("loop of {period_tricks} tricks"),
@@ -297,15 +263,15 @@ fn casella_loop() -> Check {
     }
 }
 
-fn casella_deal() -> Check {
+fn casella_deal() -> Claim {
     let h = CASELLA.hands();
     let legal = h.check_deck(DeckSpec::STANDARD);
     let computed = match &legal {
         Ok(()) => format!("legal deal: {} + {} cards", h.first().len(), h.second().len()),
         Err(e) => e.to_string(),
     };
-    Check {
-        name: "bmn-casella-deal",
+    Claim {
+        id: "bmn-casella-deal",
         source: CASELLA.source,
         claim: "Casella's hands are a 52-card deal, 26 cards each".to_string(),
         published: "legal deal: 26 + 26 cards".to_string(),
@@ -315,7 +281,7 @@ fn casella_deal() -> Check {
     }
 }
 
-fn article_box1() -> Check {
+fn article_box1() -> Claim {
     let printed = [
         parse_hand(ARTICLE_BOX1[0], Player::First).expect("the article's list parses"),
         parse_hand(ARTICLE_BOX1[1], Player::Second).expect("the article's list parses"),
@@ -353,8 +319,8 @@ fn article_box1() -> Check {
             && d.counts[0][1..] == d.counts[1][1..]
             && d.lost_runs.iter().all(|r| r.printed < r.original)
     });
-    Check {
-        name: "bmn-article-box1-hands",
+    Claim {
+        id: "bmn-article-box1-hands",
         source: "article, box 1",
         claim: "the article prints Casella's non-terminating hands".to_string(),
         published: format!("{} + {} cards", printed[0].len(), printed[1].len()),
@@ -368,8 +334,8 @@ fn article_box1() -> Check {
     }
 }
 
-fn record(g: &PublishedGame) -> Check {
-    let Claim::Ends { cards, tricks } = g.claim else { unreachable!("records end") };
+fn record(g: &PublishedGame) -> Claim {
+    let PublishedOutcome::Ends { cards, tricks } = g.claim else { unreachable!("records end") };
     let h = g.hands();
     let r = play(&h);
     let ok = r.outcome.winner().is_some() && r.cards == cards && r.tricks == tricks;
@@ -383,8 +349,8 @@ fn record(g: &PublishedGame) -> Check {
             other.cards, other.tricks
         )
     };
-    Check {
-        name: g.name,
+    Claim {
+        id: g.name,
         source: g.source,
         claim: format!("{} / {} ends", g.first, g.second),
         published: format!("{cards} cards, {tricks} tricks"),

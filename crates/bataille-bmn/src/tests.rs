@@ -5,7 +5,9 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::published::{CASELLA, Claim, PublishedGame, RECORDS, Status, checks};
+use crate::published::{
+    CASELLA, PublishedGame, PublishedOutcome, RECORDS, STATUSES, Status, checks,
+};
 use crate::reference::play_naive;
 use crate::{
     Card, Cycle, Dealer, DeckSpec, Game, Hands, Limits, Outcome, Player, Record, Scratch,
@@ -98,11 +100,11 @@ fn check(game: &PublishedGame) {
     game.hands().check_deck(DeckSpec::STANDARD).unwrap();
     assert!(game.hands().is_deal(), "{}", game.name);
     match game.claim {
-        Claim::Ends { cards, tricks } => {
+        PublishedOutcome::Ends { cards, tricks } => {
             assert!(r.outcome.winner().is_some(), "{}: {r:?}", game.name);
             assert_eq!((r.cards, r.tricks), (cards, tricks), "{}", game.name);
         }
-        Claim::Loops { period_tricks } => {
+        PublishedOutcome::Loops { period_tricks } => {
             let Outcome::Cycle(c) = r.outcome else { panic!("{}: {r:?}", game.name) };
             assert_eq!(c.period_tricks, period_tricks, "{}", game.name);
         }
@@ -130,8 +132,9 @@ fn catalogue_has_no_failure() {
     assert_eq!(all.len(), 6);
     for c in &all {
         assert_ne!(c.status, Status::Fail, "{c:?}");
+        assert!(STATUSES.contains(&c.status), "{c:?}");
     }
-    let print = all.iter().find(|c| c.name == "bmn-article-box1-hands").unwrap();
+    let print = all.iter().find(|c| c.id == "bmn-article-box1-hands").unwrap();
     assert_eq!(print.status, Status::Misprint);
     assert!(
         print.evidence.contains("numerals: 31 instead of 36 (5 missing)"),

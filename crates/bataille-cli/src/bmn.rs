@@ -8,7 +8,7 @@ use std::io::{BufWriter, ErrorKind, Write};
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use bataille_bmn::published::{Status, checks};
+use bataille_bmn::published::{STATUSES, checks};
 
 use crate::explore::{RunArgs, run_search};
 use bataille_bmn::{
@@ -87,9 +87,8 @@ struct PlayArgs {
 /// Flags of `bataille bmn verify`.
 #[derive(Debug, Args)]
 struct VerifyArgs {
-    /// Print the evidence of every entry, not only of misprints and failures.
-    #[arg(long)]
-    details: bool,
+    #[command(flatten)]
+    format: crate::verify::FormatArgs,
 }
 
 pub(crate) fn run(args: BmnArgs) -> Result<ExitCode> {
@@ -252,24 +251,6 @@ fn print_summary(out: &mut impl Write, config: &PlayConfig, r: &Record) -> std::
 }
 
 fn verify(a: &VerifyArgs) -> Result<ExitCode> {
-    let all = checks();
-    let failed = all.iter().filter(|c| c.status == Status::Fail).count();
-    println!("{:<26} {:<16} claim | published | computed", "name", "status");
-    for c in &all {
-        println!(
-            "{:<26} {:<16} {} | {} | {}",
-            c.name,
-            c.status.label(),
-            c.claim,
-            c.published,
-            c.computed
-        );
-        if a.details || c.status != Status::Ok {
-            for line in c.evidence.lines() {
-                println!("    {line}");
-            }
-        }
-    }
-    println!("{} checked, {} failed", all.len(), failed);
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(crate::EXIT_FINDING) })
+    let failed = crate::verify::print_claims(&checks(), a.format.format(), STATUSES);
+    Ok(crate::verify::exit_code(failed))
 }

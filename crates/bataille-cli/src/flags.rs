@@ -83,15 +83,11 @@ pub(crate) struct VerifyArgs {
     /// Show only the entries whose name contains this text.
     #[arg(long)]
     pub(crate) filter: Option<String>,
-    /// Print the evidence of every entry, not only of misprints and failures.
-    #[arg(long)]
-    pub(crate) details: bool,
-    /// Print the table in Markdown (as in the README).
-    #[arg(long)]
-    pub(crate) markdown: bool,
+    #[command(flatten)]
+    pub(crate) format: crate::verify::FormatArgs,
     /// The records file whose rows are replayed after the catalogue (skipped when the default
-    /// file does not exist).
-    #[arg(long, value_name = "FILE")]
+    /// file does not exist; not with --csv, which writes the catalogue only).
+    #[arg(long, value_name = "FILE", conflicts_with = "csv")]
     pub(crate) records: Option<std::path::PathBuf>,
 }
 

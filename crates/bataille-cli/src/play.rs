@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use bataille_engine::{
     Card, DeckSpec, Game, GameResult, Limits, Method, Methods, NoRandom, Outcome, Position,
-    TrickResult, aligned, play,
+    SeenPositions, TrickResult, Tricks, aligned, play,
 };
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -35,11 +35,11 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     }
     let config = PlayConfig::new(args)?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
-    let result = play(&config.deal, config.methods, &mut rng, config.limits);
-    if config.trace {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
-        print_trace(&config, &result, &mut rng);
-    }
+    let result = if config.trace {
+        play_traced(&config, &mut rng)
+    } else {
+        play(&config.deal, config.methods, &mut rng, config.limits)
+    };
     print_summary(&config, &result);
     Ok(ExitCode::SUCCESS)
 }
@@ -169,25 +169,33 @@ fn run_script(deal: &Position, orders: &str) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_trace(config: &PlayConfig, result: &GameResult, rng: &mut Xoshiro256PlusPlus) {
-    let mut g = Game::new(&config.deal);
+/// Plays the game once, printing every position, and returns its result: the engine's
+/// [`Tricks`], with the positions met remembered when the methods are deterministic so that the
+/// game stops at its first repeated position and the pass gives the loop (as [`play`] would).
+///
+/// A deterministic game under an explicit `--max-tricks` is the exception: there the cap counts
+/// as in [`play`], which reports a loop only if Brent's detection has found it within the cap
+/// (some tricks after its first repeated position), so the result comes from [`play`] and the
+/// trace stops where that result does.
+fn play_traced(config: &PlayConfig, rng: &mut Xoshiro256PlusPlus) -> GameResult {
+    let deterministic = config.methods.is_deterministic();
+    let capped = (deterministic && config.limits != Limits::DETERMINISTIC)
+        .then(|| play(&config.deal, config.methods, &mut NoRandom, config.limits));
+    let limits = capped.map_or(config.limits, |r| Limits { max_tricks: r.tricks });
+    let start = Game::new(&config.deal);
+    let mut seen = SeenPositions::default();
+    let mut tricks = Tricks::new(&start, config.methods, rng, limits);
+    if deterministic && capped.is_none() {
+        tricks = tricks.until_repeat(&mut seen);
+    }
     let mut line = config.deal.to_string();
-    for _ in 0..result.tricks {
-        if g.ending().is_some() {
-            break;
-        }
-        let t = if config.methods.is_deterministic() {
-            g.trick(config.methods, &mut NoRandom)
-        } else {
-            g.trick(config.methods, rng)
-        };
+    while tricks.next().is_some() {
         println!("{line} →");
-        line = g.to_position().to_string();
-        if let TrickResult::Ended(_) = t.result {
-            break;
-        }
+        line = tricks.game().to_position().to_string();
     }
     println!("{line}");
+    let result = tricks.finish();
+    capped.unwrap_or(result)
 }
 
 fn print_summary(config: &PlayConfig, result: &GameResult) {

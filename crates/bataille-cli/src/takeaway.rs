@@ -10,7 +10,7 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use bataille_takeaway::catalogue::{self, Status};
+use bataille_takeaway::catalogue::{self, STATUSES};
 use bataille_takeaway::{
     Convention, Game, Heap, MatchGame, MatchPos, MatchTable, Nim, NimMove, Outcome, Rule, Solver,
     Subtraction, TwoHeapGame, TwoHeapMove, TwoHeapPos, TwoHeapTable, nim,
@@ -167,12 +167,8 @@ struct VerifyArgs {
     /// Show only the entries whose name contains this text.
     #[arg(long)]
     filter: Option<String>,
-    /// Print the evidence of every entry, not only of disagreements.
-    #[arg(long)]
-    details: bool,
-    /// Write the table as CSV (name, source, status, claim, published, computed, evidence).
-    #[arg(long)]
-    csv: bool,
+    #[command(flatten)]
+    format: crate::verify::FormatArgs,
 }
 
 pub(crate) fn run(args: TakeawayArgs) -> Result<ExitCode> {
@@ -882,48 +878,8 @@ fn sequence(a: SequenceArgs) -> Result<ExitCode> {
 fn verify(a: VerifyArgs) -> Result<ExitCode> {
     let entries: Vec<_> = catalogue::catalogue()
         .into_iter()
-        .filter(|e| a.filter.as_deref().is_none_or(|f| e.name.contains(f)))
+        .filter(|e| a.filter.as_deref().is_none_or(|f| e.id.contains(f)))
         .collect();
-    let failed = entries.iter().filter(|e| e.status == Status::Fail).count();
-    if a.csv {
-        let mut w = csv_writer(None)?;
-        w.write_record(["name", "source", "status", "claim", "published", "computed", "evidence"])?;
-        for e in &entries {
-            w.write_record([
-                e.name,
-                e.source,
-                e.status.label(),
-                &e.claim,
-                &e.published,
-                &e.computed,
-                &e.evidence,
-            ])?;
-        }
-        w.flush()?;
-    } else {
-        for e in &entries {
-            println!(
-                "{:<27} {:<11} {} | published: {} | computed: {}",
-                e.name,
-                e.status.label(),
-                e.claim,
-                e.published,
-                e.computed
-            );
-            if (a.details || !matches!(e.status, Status::Ok)) && !e.evidence.is_empty() {
-                println!("    {}", e.evidence);
-            }
-        }
-        let count = |s: Status| entries.iter().filter(|e| e.status == s).count();
-        println!(
-            "{} checked: {} ok, {} misprint, {} false claim, {} computed, {} FAIL",
-            entries.len(),
-            count(Status::Ok),
-            count(Status::Misprint),
-            count(Status::False),
-            count(Status::Computed),
-            failed
-        );
-    }
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(crate::EXIT_FINDING) })
+    let failed = crate::verify::print_claims(&entries, a.format.format(), STATUSES);
+    Ok(crate::verify::exit_code(failed))
 }

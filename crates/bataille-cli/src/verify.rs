@@ -1,22 +1,73 @@
 //! `bataille verify`: the catalogue of published claims as a table, then the rows of the records
 //! file (`results/records.csv`, written by `bataille records search`) replayed one by one, in a
 //! separate section so that the catalogue table stays as the README shows it.
+//!
+//! The claims are printed by the one printer of `bataille-claims`, which `bataille bmn verify`
+//! and `bataille takeaway verify` use too, through [`FormatArgs`] and [`print_claims`].
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
+use bataille_claims::{Claim, Format, Status, Tally, render};
 use bataille_search::records::{RecordRow, check_row};
-use bataille_verify::{Entry, Status, catalogue};
+use bataille_verify::{STATUSES, catalogue};
+use clap::Args;
 
 use crate::flags::VerifyArgs;
+
+/// How the three `verify` commands print their claims.
+#[derive(Debug, Args)]
+pub(crate) struct FormatArgs {
+    /// Print the evidence of every entry, not only of misprints, disagreements and failures.
+    #[arg(long)]
+    details: bool,
+    /// Print the table in Markdown (`bataille verify --markdown` is the README's table).
+    #[arg(long, conflicts_with = "csv")]
+    markdown: bool,
+    /// Write the entries as CSV: name, source, status, claim, published, computed, evidence.
+    #[arg(long)]
+    csv: bool,
+}
+
+impl FormatArgs {
+    /// The printer's format.
+    pub(crate) fn format(&self) -> Format {
+        match (self.markdown, self.csv) {
+            (true, _) => Format::Markdown,
+            (false, true) => Format::Csv,
+            (false, false) => Format::Table { details: self.details },
+        }
+    }
+}
+
+/// Prints `claims` in `format` and, under a table, a blank line and the tally over `statuses`
+/// (the ones the catalogue uses); returns the number of failed claims.
+pub(crate) fn print_claims(claims: &[Claim], format: Format, statuses: &[Status]) -> usize {
+    print!("{}", render(claims, format));
+    let tally = Tally::of(claims);
+    if format != Format::Csv {
+        println!();
+        println!("{}", tally.line(statuses));
+    }
+    tally.failed()
+}
+
+/// Exit 0 when nothing failed, [`crate::EXIT_FINDING`] otherwise.
+pub(crate) fn exit_code(failed: usize) -> ExitCode {
+    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(crate::EXIT_FINDING) }
+}
 
 pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
     let entries: Vec<_> = catalogue()
         .into_iter()
-        .filter(|e| args.filter.as_deref().is_none_or(|f| e.name.contains(f)))
+        .filter(|e| args.filter.as_deref().is_none_or(|f| e.id.contains(f)))
         .collect();
-    let with_records = args.filter.as_deref().is_none_or(|f| "records".contains(f));
+    let format = args.format.format();
+    let markdown = format == Format::Markdown;
+    // The record rows are a table of their own, with no CSV form.
+    let with_records =
+        format != Format::Csv && args.filter.as_deref().is_none_or(|f| "records".contains(f));
     if entries.is_empty() && !with_records {
         bail!("no catalogue entry matches --filter {:?}", args.filter.unwrap_or_default());
     }
@@ -34,31 +85,14 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
         None
     };
     if entries.is_empty() {
-        let failed = check_records(&records_path, rows.as_deref().unwrap_or(&[]), args.markdown);
-        return Ok(if failed == 0 {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(crate::EXIT_FINDING)
-        });
+        let failed = check_records(&records_path, rows.as_deref().unwrap_or(&[]), markdown);
+        return Ok(exit_code(failed));
     }
-    if args.markdown {
-        print_markdown(&entries);
-    } else {
-        print_table(&entries, args.details);
-    }
-    let count = |s: Status| entries.iter().filter(|e| e.status == s).count();
-    let (ok, misprints, failed) = (count(Status::Ok), count(Status::Misprint), count(Status::Fail));
-    let differs = count(Status::Differs);
-    println!();
-    println!(
-        "{} claims checked: {ok} ok, {misprints} article misprints, {differs} explained \
-         differences, {failed} failed",
-        entries.len()
-    );
+    let failed = print_claims(&entries, format, STATUSES);
     let failed = match rows {
-        Some(rows) => failed + check_records(&records_path, &rows, args.markdown),
+        Some(rows) => failed + check_records(&records_path, &rows, markdown),
         None => {
-            if with_records && !args.markdown {
+            if with_records && !markdown {
                 println!(
                     "(no {} here: run from the repository's root, or pass --records FILE, to \
                      replay the record rows)",
@@ -68,37 +102,7 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
             failed
         }
     };
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(crate::EXIT_FINDING) })
-}
-
-fn print_table(entries: &[Entry], details: bool) {
-    let width = |f: &dyn Fn(&Entry) -> usize| entries.iter().map(f).max().unwrap_or(0);
-    let (wn, wp) = (width(&|e| e.name.len()), width(&|e| e.published.chars().count()).min(40));
-    println!("{:<16}  {:<wn$}  {:<wp$}  computed", "status", "entry", "published");
-    for e in entries {
-        println!("{:<16}  {:<wn$}  {:<wp$}  {}", e.status.label(), e.name, e.published, e.computed);
-        println!("{:<16}  claim: {} ({})", "", e.claim, e.source);
-        if !e.evidence.is_empty() && (details || e.status != Status::Ok) {
-            println!("{:<16}  evidence: {}", "", e.evidence);
-        }
-    }
-}
-
-fn print_markdown(entries: &[Entry]) {
-    let cell = |t: &str| t.replace('|', "\\|");
-    println!("| claim | source | published | computed | status |");
-    println!("| --- | --- | --- | --- | --- |");
-    for e in entries {
-        println!(
-            "| `{}`: {} | {} | {} | {} | {} |",
-            e.name,
-            cell(&e.claim),
-            cell(e.source),
-            cell(&e.published),
-            cell(&e.computed),
-            e.status.label()
-        );
-    }
+    Ok(exit_code(failed))
 }
 
 /// The records file read when `--records` is not given.

@@ -100,12 +100,22 @@ fn verify_passes_and_reports_the_misprint() {
     let o = bataille(&["bmn", "verify"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("6 checked, 0 failed"), "{out}");
-    assert!(out.contains("bmn-article-box1-hands     article misprint"), "{out}");
+    assert!(out.contains("6 claims checked: 5 ok, 1 article misprints, 0 failed"), "{out}");
+    assert!(out.contains("article misprint  bmn-article-box1-hands"), "{out}");
     assert!(out.contains("numerals: 31 instead of 36 (5 missing)"), "{out}");
     assert!(!out.contains("FAIL"), "{out}");
     let details = ok(&["bmn", "verify", "--details"]);
     assert!(details.contains("would give 8345 cards, 1165 tricks"), "{details}");
+    // The same printer as `bataille verify`: Markdown and CSV.
+    let md = ok(&["bmn", "verify", "--markdown"]);
+    assert!(md.starts_with("| claim | source | published | computed | status |\n"), "{md}");
+    assert!(md.contains("| `bmn-casella-loop`: "), "{md}");
+    let csv = ok(&["bmn", "verify", "--csv"]);
+    let mut r = csv::Reader::from_reader(csv.as_bytes());
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 6);
+    assert_eq!(&rows[2][2], "article misprint");
+    assert!(rows[2][6].contains("\nsecond hand: printed"), "the evidence keeps its lines");
 }
 
 #[test]
@@ -128,6 +138,7 @@ fn bad_input_is_a_usage_error() {
         &["bmn", "play", "--partial", &long, "-"],
         &["bmn", "play", "a/b/c"],
         &["bmn", "verify", "--nonsense"],
+        &["bmn", "verify", "--csv", "--markdown"],
         &["bmn"],
     ] {
         let o = bataille(args);

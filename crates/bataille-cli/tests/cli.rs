@@ -71,6 +71,17 @@ fn verify_filter() {
     assert!(stdout(&o).contains("2 claims checked"), "{}", stdout(&o));
     let o = bataille(&["verify", "--filter", "no-such-entry"]);
     assert_eq!(o.status.code(), Some(2));
+    // CSV: the catalogue only, no tally and no record rows.
+    let o = bataille(&["verify", "--csv", "--filter", "c1-v5"]);
+    assert!(o.status.success());
+    let mut r = csv::Reader::from_reader(o.stdout.as_slice());
+    let ids: Vec<String> = r.records().map(|r| r.unwrap()[0].to_string()).collect();
+    assert_eq!(ids, ["c1-v5-cycle", "c1-v5-sequence"]);
+    for args in
+        [&["verify", "--csv", "--filter", "records"][..], &["verify", "--csv", "--records", "x"]]
+    {
+        assert_eq!(bataille(args).status.code(), Some(2), "{args:?}");
+    }
 }
 
 #[test]

@@ -204,13 +204,23 @@ fn verify_has_no_unexplained_mismatch() {
     let o = bataille(&["takeaway", "verify"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     let out = stdout(&o);
-    assert!(out.contains(" 0 FAIL"), "{out}");
+    assert!(
+        out.contains(
+            "54 claims checked: 38 ok, 4 article misprints, 8 false claims, 4 computed, 0 failed"
+        ),
+        "{out}"
+    );
     assert!(out.contains("s000-reply"), "{out}");
     assert!(out.contains("take 53 from row 2 (59 -> 6)"), "{out}");
     let o = bataille(&["takeaway", "verify", "--csv", "--filter", "s004"]);
     assert!(o.status.success());
     let mut r = csv::Reader::from_reader(o.stdout.as_slice());
     assert_eq!(r.records().count(), 4);
+    let o = bataille(&["takeaway", "verify", "--markdown", "--filter", "s004"]);
+    assert!(o.status.success());
+    let md = String::from_utf8(o.stdout).unwrap();
+    assert!(md.contains("| `s004-18-sticks`: 18 sticks: "), "{md}");
+    assert!(md.ends_with("\n\n4 claims checked: 4 ok, 0 article misprints, 0 false claims, 0 computed, 0 failed\n"), "{md}");
 }
 
 #[test]

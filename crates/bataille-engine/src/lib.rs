@@ -32,6 +32,7 @@
 //!   ([`aligned::round_natural`]).
 //! - [`backward`]: playing backwards, to extend long games into longer ones.
 //! - [`packed`]: natural and optimized games of small decks with each hand in a 64-bit register.
+//! - [`tricks`]: one game trick by trick ([`Tricks`]), for traces and the random method.
 
 pub mod aligned;
 pub mod backward;
@@ -41,13 +42,15 @@ pub mod packed;
 pub mod play;
 pub mod position;
 pub mod spec;
+pub mod tricks;
 
 pub use game::{Ending, Game, NoRandom, OrderError, Trick, TrickResult};
 pub use method::{Method, MethodError, Methods};
 pub use packed::{Finished, Packed, PackedDeal};
 pub use play::{
-    Cycle, CycleId, GameResult, Limits, Outcome, Scratch, SeenPositions, loop_positions, play,
-    play_deterministic, play_deterministic_phased, play_random, play_random_until_repeat,
+    Cycle, CycleId, GameResult, Limits, Outcome, Scratch, loop_positions, play, play_deterministic,
+    play_deterministic_phased, play_random, play_random_until_repeat,
 };
 pub use position::{Player, Position, PositionError};
 pub use spec::{Card, DeckSpec, MAX_CARDS, MAX_VALUE, SpecError};
+pub use tricks::{SeenPositions, Tricks};

@@ -353,6 +353,30 @@ mod lanes {
 
     use super::{Card, Finished, OPTIMIZED_VALUES, PackedDeal, ending, repeated};
 
+    #[cfg(test)]
+    thread_local! {
+        /// Runs of steps of the four (AVX2) and eight (AVX-512) lanes on this thread, so that
+        /// the tests can tell that the lanes they compare did play.
+        static STEPS: std::cell::Cell<[u64; 2]> = const { std::cell::Cell::new([0; 2]) };
+    }
+
+    /// Counts a run of steps of the `L` lanes (tests only).
+    #[inline(always)]
+    fn count_steps<const L: usize>() {
+        #[cfg(test)]
+        STEPS.with(|s| {
+            let mut n = s.get();
+            n[usize::from(L == 8)] += 1;
+            s.set(n);
+        });
+    }
+
+    /// The runs of steps of the AVX2 and of the AVX-512 lanes on this thread so far.
+    #[cfg(test)]
+    pub(super) fn steps_run() -> [u64; 2] {
+        STEPS.with(std::cell::Cell::get)
+    }
+
     /// The games of `L` lanes between runs of steps, a field for each register.
     #[repr(C, align(64))]
     struct Saved<const L: usize> {
@@ -410,6 +434,7 @@ mod lanes {
         }
         let mut next = L.min(deals.len());
         while playing.iter().any(|&d| d != usize::MAX) {
+            count_steps::<L>();
             let ended = steps(&mut saved);
             for i in (0..L).filter(|i| ended & (1 << i) != 0) {
                 results[playing[i]] =
@@ -679,7 +704,15 @@ mod lanes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "x86_64")]
+    use crate::packed::lanes::steps_run;
     use crate::{Game, Methods, Scratch, play_deterministic};
+
+    /// No lanes without x86-64.
+    #[cfg(not(target_arch = "x86_64"))]
+    fn steps_run() -> [u64; 2] {
+        [0; 2]
+    }
 
     const METHODS: [Method; 2] = [Method::Natural, Method::Optimized];
 
@@ -823,7 +856,18 @@ mod tests {
                         }
                         let p = Packed { simd, ..packed };
                         let mut got = vec![None; n + 1];
+                        let before = steps_run();
                         p.play_many(&deals, limits, &mut got);
+                        let ran = [Simd::Avx2, Simd::Avx512].map(|kind| {
+                            let k = usize::from(kind == Simd::Avx512);
+                            steps_run()[k] > before[k]
+                        });
+                        // Those lanes played (when there was a deal), and no others.
+                        let lanes = n > 0 && simd != Simd::None;
+                        assert_eq!(
+                            ran,
+                            [lanes && simd == Simd::Avx2, lanes && simd == Simd::Avx512]
+                        );
                         for (k, &deal) in deals.iter().enumerate() {
                             assert_eq!(got[k], packed.play_packed(deal, limits), "{deal:?}");
                         }
@@ -832,6 +876,17 @@ mod tests {
                 }
             }
         }
+        // Where the processor has the instructions, their lanes were among those compared.
+        let [avx2, avx512] = steps_run();
+        #[cfg(target_arch = "x86_64")]
+        {
+            let has_avx512 = std::arch::is_x86_feature_detected!("avx512f");
+            let has_avx2 = std::arch::is_x86_feature_detected!("avx2") || has_avx512;
+            assert_eq!(avx2 > 0, has_avx2, "{avx2} runs of AVX2 steps");
+            assert_eq!(avx512 > 0, has_avx512, "{avx512} runs of AVX-512 steps");
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        assert_eq!((avx2, avx512), (0, 0));
     }
 
     /// The lanes run where the processor has them (the tests above then check them).

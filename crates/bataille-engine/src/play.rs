@@ -19,6 +19,7 @@ use crate::game::{Ending, Game, NoRandom, TrickResult, slot};
 use crate::method::{Method, Methods};
 use crate::position::Position;
 use crate::spec::{Card, MAX_CARDS};
+use crate::tricks::{SeenPositions, Tricks};
 
 /// Limits on a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -569,57 +570,15 @@ fn brent<const K1: u8, const K2: u8>(
     }
 }
 
-/// Plays a game with at least one random method until it ends or reaches the cap.
+/// Plays a game with at least one random method until it ends or reaches the cap: the
+/// [`Tricks`] of the game, played out.
 pub fn play_random<R: RngCore + ?Sized>(
     start: &Game,
     methods: Methods,
     rng: &mut R,
     limits: Limits,
 ) -> GameResult {
-    let mut g = start.clone();
-    let mut tricks: u64 = 0;
-    let mut cards: u64 = 0;
-    loop {
-        if let Some(end) = g.ending() {
-            return GameResult { outcome: end.into(), tricks, cards };
-        }
-        if tricks == limits.max_tricks {
-            return GameResult { outcome: Outcome::Capped, tricks, cards };
-        }
-        let t = g.trick(methods, rng);
-        tricks += 1;
-        cards += u64::from(t.reveals);
-        if let TrickResult::Ended(end) = t.result {
-            return GameResult { outcome: end.into(), tricks, cards };
-        }
-    }
-}
-
-/// The positions a game has been in, for [`play_random_until_repeat`]: reuse one per worker so
-/// that its table keeps its capacity from game to game.
-#[derive(Debug, Clone, Default)]
-pub struct SeenPositions {
-    seen: std::collections::HashSet<Box<[Card]>>,
-    key: Vec<Card>,
-}
-
-impl SeenPositions {
-    /// Records the position of `g`; `false` if it was already there.
-    fn insert(&mut self, g: &Game) -> bool {
-        self.key.clear();
-        // The first hand's length, then both hands: the cards alone would not tell where the
-        // first hand ends.
-        let len0 = g.len(crate::Player::First);
-        self.key.push((len0 & 0xff) as Card);
-        self.key.push((len0 >> 8) as Card);
-        self.key.extend(g.hand(crate::Player::First));
-        self.key.extend(g.hand(crate::Player::Second));
-        if self.seen.contains(self.key.as_slice()) {
-            return false;
-        }
-        self.seen.insert(self.key.as_slice().into());
-        true
-    }
+    Tricks::new(start, methods, rng, limits).finish()
 }
 
 /// Plays a game with a random method under the convention of the article's program (the
@@ -631,7 +590,8 @@ impl SeenPositions {
 ///
 /// This is not the correct rule for the random method (a repeated position is not a loop: the
 /// next shuffles may differ), only a way to reproduce the published means. It allocates one
-/// key per new position.
+/// key per new position. (With deterministic methods a repeated position is a loop, and the
+/// result is that [`Outcome::Cycle`]: see [`Tricks::until_repeat`].)
 pub fn play_random_until_repeat<R: RngCore + ?Sized>(
     start: &Game,
     methods: Methods,
@@ -639,24 +599,7 @@ pub fn play_random_until_repeat<R: RngCore + ?Sized>(
     limits: Limits,
     seen: &mut SeenPositions,
 ) -> GameResult {
-    seen.seen.clear();
-    let mut g = start.clone();
-    let mut tricks: u64 = 0;
-    let mut cards: u64 = 0;
-    loop {
-        if let Some(end) = g.ending() {
-            return GameResult { outcome: end.into(), tricks, cards };
-        }
-        if tricks == limits.max_tricks || !seen.insert(&g) {
-            return GameResult { outcome: Outcome::Capped, tricks, cards };
-        }
-        let t = g.trick(methods, rng);
-        tricks += 1;
-        cards += u64::from(t.reveals);
-        if let TrickResult::Ended(end) = t.result {
-            return GameResult { outcome: end.into(), tricks, cards };
-        }
-    }
+    Tricks::new(start, methods, rng, limits).until_repeat(seen).finish()
 }
 
 /// Advances a game that is known to be on a loop or heading to one by `n` tricks, returning
@@ -688,7 +631,7 @@ fn measure_cycle(start: &Game, methods: Methods, lam: u64) -> Cycle {
 }
 
 /// Walks the loop through `entry` once; returns its reveals and its canonical id.
-fn walk_loop(entry: &Game, methods: Methods, lam: u64) -> (u64, CycleId) {
+pub(crate) fn walk_loop(entry: &Game, methods: Methods, lam: u64) -> (u64, CycleId) {
     let symmetric = methods.is_swap_symmetric();
     let mut g = entry.clone();
     let mut best = entry.clone();
@@ -831,14 +774,5 @@ mod tests {
             assert!(a.outcome.is_finished(), "{a:?}");
             assert_eq!(a, b);
         }
-    }
-
-    #[test]
-    fn repeat_needs_both_hands_and_the_split() {
-        // Same cards, different split: not the same position.
-        let mut seen = SeenPositions::default();
-        assert!(seen.insert(&Game::new(&"[1, 2] / [3]".parse().unwrap())));
-        assert!(seen.insert(&Game::new(&"[1] / [2, 3]".parse().unwrap())));
-        assert!(!seen.insert(&Game::new(&"[1, 2] / [3]".parse().unwrap())));
     }
 }

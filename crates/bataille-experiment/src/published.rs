@@ -139,7 +139,7 @@ mod tests {
         let published = |name: &str| {
             entries
                 .iter()
-                .find(|e| e.name == name)
+                .find(|e| e.id == name)
                 .unwrap_or_else(|| panic!("no verify entry {name}"))
                 .published
                 .clone()

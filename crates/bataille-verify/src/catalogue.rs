@@ -6,20 +6,20 @@
 //! entry is the book's docs/claims.md.
 
 use bataille_engine::{
-    Card, DeckSpec, Game, GameResult, Limits, Method, Methods, NoRandom, Outcome, Position,
-    TrickResult, aligned, loop_positions, play,
+    Card, DeckSpec, Game, GameResult, Limits, Method, Methods, NoRandom, Outcome, Position, Tricks,
+    aligned, loop_positions, play,
 };
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::{Entry, Status};
+use crate::{Claim, Status};
 
 const NATURAL: Methods = Methods { first: Method::Natural, second: Method::Natural };
 const OPTIMIZED: Methods = Methods { first: Method::Optimized, second: Method::Optimized };
 
 /// Runs every check and returns the entries in catalogue order.
-pub fn catalogue() -> Vec<Entry> {
+pub fn catalogue() -> Vec<Claim> {
     let mut out = Vec::new();
     stacking(&mut out);
     eight_cards(&mut out);
@@ -50,7 +50,7 @@ impl Found {
 }
 
 /// An entry under construction.
-struct Claim {
+struct Draft {
     name: &'static str,
     source: &'static str,
     claim: String,
@@ -62,8 +62,8 @@ struct Claim {
     evidence: String,
 }
 
-fn claim(name: &'static str, source: &'static str, text: impl Into<String>) -> Claim {
-    Claim {
+fn claim(name: &'static str, source: &'static str, text: impl Into<String>) -> Draft {
+    Draft {
         name,
         source,
         claim: text.into(),
@@ -73,23 +73,23 @@ fn claim(name: &'static str, source: &'static str, text: impl Into<String>) -> C
     }
 }
 
-impl Claim {
-    fn misprint(mut self, why: impl Into<String>) -> Claim {
+impl Draft {
+    fn misprint(mut self, why: impl Into<String>) -> Draft {
         self.misprint = Some(why.into());
         self
     }
 
-    fn differs(mut self, why: impl Into<String>) -> Claim {
+    fn differs(mut self, why: impl Into<String>) -> Draft {
         self.differs = Some(why.into());
         self
     }
 
-    fn evidence(mut self, text: impl Into<String>) -> Claim {
+    fn evidence(mut self, text: impl Into<String>) -> Draft {
         self.evidence = text.into();
         self
     }
 
-    fn check(self, found: Found) -> Entry {
+    fn check(self, found: Found) -> Claim {
         let known = match (&self.misprint, &self.differs) {
             (Some(why), _) => Some((Status::Misprint, "a misprint", why)),
             (None, Some(why)) => Some((Status::Differs, "a known difference", why)),
@@ -103,8 +103,8 @@ impl Claim {
                 (Status::Fail, format!("listed as {what} ({why}), but the values now agree"))
             }
         };
-        Entry {
-            name: self.name,
+        Claim {
+            id: self.name,
             source: self.source,
             claim: self.claim,
             published: found.published,
@@ -145,19 +145,14 @@ fn ending_text(r: &GameResult) -> String {
     }
 }
 
-/// The positions of the first `tricks` tricks from `start`, start included.
+/// The positions of the first `tricks` tricks from `start`, start included (fewer if the game
+/// ends first).
 fn trace(start: &Position, methods: Methods, tricks: usize) -> Vec<Position> {
-    let mut g = Game::new(start);
+    let limits = Limits { max_tricks: tricks as u64 };
+    let mut game = Tricks::new(&Game::new(start), methods, NoRandom, limits);
     let mut out = vec![start.clone()];
-    for _ in 0..tricks {
-        if g.ending().is_some() {
-            break;
-        }
-        let t = g.trick(methods, &mut NoRandom);
-        out.push(g.to_position());
-        if let TrickResult::Ended(_) = t.result {
-            break;
-        }
+    while game.next().is_some() {
+        out.push(game.game().to_position());
     }
     out
 }
@@ -207,7 +202,7 @@ fn missing_cards(printed: &Position, correct: &Position) -> String {
     )
 }
 
-fn stacking(out: &mut Vec<Entry>) {
+fn stacking(out: &mut Vec<Claim>) {
     let deal = pos("[3, 2, 1, 1, 2, 1] / [3, 2, 1, 2, 3, 3]");
     let after = |m: Method| trace(&deal, Methods::both(m), 1)[1].clone();
     let natural = after(Method::Natural);
@@ -236,7 +231,7 @@ fn stacking(out: &mut Vec<Entry>) {
     );
 }
 
-fn eight_cards(out: &mut Vec<Entry>) {
+fn eight_cards(out: &mut Vec<Claim>) {
     let r = run(&pos("[1, 1, 1, 2] / [2, 2, 1, 2]"), NATURAL);
     let computed = match r.outcome {
         Outcome::SecondWins => "second player wins".to_string(),
@@ -262,7 +257,7 @@ fn eight_cards(out: &mut Vec<Entry>) {
 
 /// A deal the article says loops in `period` tricks from the start.
 fn loops(
-    out: &mut Vec<Entry>,
+    out: &mut Vec<Claim>,
     name: &'static str,
     source: &'static str,
     deal: &str,
@@ -290,7 +285,7 @@ fn loops(
     );
 }
 
-fn c1_cycles(out: &mut Vec<Entry>) {
+fn c1_cycles(out: &mut Vec<Claim>) {
     let src = "article, Parties infinies (C=1)";
     loops(out, "c1-v5-cycle", src, "[5, 3] / [2, 4, 1]", NATURAL, Some(6));
     out.push(claim("c1-v5-sequence", src, "the six tricks of the V=5 loop as printed").check(
@@ -422,7 +417,7 @@ fn next_permutation(a: &mut [Card]) -> bool {
     true
 }
 
-fn spivey(out: &mut Vec<Entry>) {
+fn spivey(out: &mut Vec<Claim>) {
     // The A/B pattern loops in two tricks in terms of categories: play it with A = 2, B = 1.
     // A tie never happens (cards played = tricks), so this is exactly the category game.
     let ab = pos("[2, 1, 2, 1] / [1, 2, 1, 2, 1]");
@@ -568,7 +563,7 @@ fn label(pattern: &str, rng: &mut Xoshiro256PlusPlus) -> Position {
     Position::new(first, second).expect("valid")
 }
 
-fn aligned_cycles(out: &mut Vec<Entry>) {
+fn aligned_cycles(out: &mut Vec<Claim>) {
     let src = "article, box 4";
     let v4 = "[2, 1, 4, 4, 2, 1, 3, 3] / [4, 2, 4, 1, 3, 2, 3, 1]";
     out.push(
@@ -649,7 +644,7 @@ fn aligned_entry(
     deal: &str,
     published: &str,
     round_tricks: u64,
-) -> Entry {
+) -> Claim {
     let computed = match aligned::check(&pos(deal), NATURAL) {
         Ok(a) if round_tricks == 0 => format!(
             "aligned cycle: {} rounds of {} cards, {} tricks",
@@ -679,7 +674,7 @@ fn aligned_entry(
     })
 }
 
-fn optimized_cycles(out: &mut Vec<Entry>) {
+fn optimized_cycles(out: &mut Vec<Claim>) {
     let src = "article, Avec les jeux de cartes usuels";
     loops(
         out,
@@ -749,7 +744,7 @@ fn all_positions_looping(spec: DeckSpec, methods: Methods) -> (u64, u64) {
     (positions, looping)
 }
 
-fn random_method(out: &mut Vec<Entry>) {
+fn random_method(out: &mut Vec<Claim>) {
     let src = "article, box 3";
     // The first player stacks naturally, the second puts the better card behind the worse.
     let methods = Methods::new(Method::Natural, Method::Ascending);
@@ -872,7 +867,7 @@ fn length_text(r: &GameResult) -> String {
     }
 }
 
-fn records(out: &mut Vec<Entry>) {
+fn records(out: &mut Vec<Claim>) {
     for &(name, m, tricks, cards, winner, deal) in PUBLIC_RECORDS {
         let r = run(&pos(deal), Methods::both(m));
         out.push(
@@ -934,7 +929,7 @@ fn records(out: &mut Vec<Entry>) {
 }
 
 /// The natural-stacking loops the record files give for C=4.
-fn record_file_cycles(out: &mut Vec<Entry>) {
+fn record_file_cycles(out: &mut Vec<Claim>) {
     let src = RECORD_FILES;
     let v3 = "[3, 2, 1, 1, 2, 1] / [2, 1, 3, 2, 3, 3]";
     loops(out, "files-c4-v3-cycle", src, v3, NATURAL, Some(19));
@@ -1018,7 +1013,7 @@ fn record_file_cycles(out: &mut Vec<Entry>) {
     );
 }
 
-fn spivey_52(out: &mut Vec<Entry>) {
+fn spivey_52(out: &mut Vec<Claim>) {
     // Spivey labels cards 1..52 with 1 the strongest: label L is our value 53 - L.
     let first = [
         26, 46, 1, 7, 8, 27, 9, 28, 29, 47, 2, 10, 11, 30, 12, 31, 32, 48, 3, 13, 14, 33, 15, 34,

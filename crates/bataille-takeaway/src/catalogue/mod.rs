@@ -1,7 +1,7 @@
 //! The checkable claims of seeds 000, 001, 003 and 004, each recomputed with the solver.
 //!
-//! Every [`Entry`] holds a claim, where it was published, the value as published, the value
-//! computed here and a [`Status`]. A check lists the items where the document and the
+//! Every entry is a [`Claim`]: a claim, where it was published, the value as published, the
+//! value computed here and a [`Status`]. A check lists the items where the document and the
 //! computation disagree (positions, terms, columns). The catalogue states, for each entry,
 //! which disagreements are known and why (a misprint, or a claim of the document that is
 //! false); an entry whose disagreements are exactly the known ones takes that status, any other
@@ -17,55 +17,15 @@ mod seed001;
 mod seed003;
 mod seed004;
 
-/// How a published value compares with the computed one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Status {
-    /// They agree.
-    Ok,
-    /// They differ because of a misprint or a defect of the text conversion; the evidence says
-    /// which and the computed value is the right one.
-    Misprint,
-    /// The document's claim or conjecture is false; the evidence gives the smallest
-    /// counterexample.
-    False,
-    /// Nothing was published to compare with (the figures were lost, or the document gives no
-    /// verdict); the computed value is given for reference.
-    Computed,
-    /// They differ and the catalogue has no explanation: a failure.
-    Fail,
-}
+pub use bataille_claims::{Claim, Status};
 
-impl Status {
-    /// `ok`, `misprint`, `false claim`, `computed` or `FAIL`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Status::Ok => "ok",
-            Status::Misprint => "misprint",
-            Status::False => "false claim",
-            Status::Computed => "computed",
-            Status::Fail => "FAIL",
-        }
-    }
-}
-
-/// One checked claim.
-#[derive(Debug, Clone)]
-pub struct Entry {
-    /// A short stable name, e.g. `s003-2n-sequence`.
-    pub name: &'static str,
-    /// Where the claim was published, e.g. `seed 003, A.II`.
-    pub source: &'static str,
-    /// The claim, in words.
-    pub claim: String,
-    /// The value as published.
-    pub published: String,
-    /// The value computed here.
-    pub computed: String,
-    /// The comparison.
-    pub status: Status,
-    /// What was compared, and why a disagreement is one.
-    pub evidence: String,
-}
+/// The statuses the entries can take, in the order of their tally. [`Status::Misprint`] covers
+/// the defects of the documents' text conversion too; [`Status::False`] is a claim or
+/// conjecture of a document that does not hold (the evidence gives the smallest
+/// counterexample); [`Status::Computed`] an entry with nothing published to compare with (the
+/// figures were lost, or the document gives no verdict).
+pub const STATUSES: &[Status] =
+    &[Status::Ok, Status::Misprint, Status::False, Status::Computed, Status::Fail];
 
 /// The fixed bounds of the checks.
 #[derive(Debug, Clone, Copy)]
@@ -110,7 +70,7 @@ struct Check {
     evidence: String,
 }
 
-fn entry(name: &'static str, source: &'static str, check: Check, known: Known) -> Entry {
+fn entry(name: &'static str, source: &'static str, check: Check, known: Known) -> Claim {
     let (status, expected) = match &known {
         Known::None => (Status::Ok, &[][..]),
         Known::Misprint(k) => (Status::Misprint, &k[..]),
@@ -127,8 +87,8 @@ fn entry(name: &'static str, source: &'static str, check: Check, known: Known) -
         );
         evidence = if evidence.is_empty() { extra } else { format!("{evidence}; {extra}") };
     }
-    Entry {
-        name,
+    Claim {
+        id: name,
         source,
         claim: check.claim,
         published: check.published,
@@ -148,7 +108,7 @@ fn spaced<T: ToString>(v: &[T]) -> String {
 }
 
 /// Runs every check and returns the entries in catalogue order (seeds 000, 001, 003, 004).
-pub fn catalogue() -> Vec<Entry> {
+pub fn catalogue() -> Vec<Claim> {
     let b = BOUNDS;
     let mut out = Vec::new();
     out.extend(seed000::entries());

@@ -1,7 +1,7 @@
 //! Seed 000 (CultureMath, "Marienbad"): Bouton's property P, the worked example 33-59-25-3,
 //! Marienbad 1-3-5-7 and the misère strategy.
 
-use super::{Check, Entry, Known, entry, parse, spaced, strings};
+use super::{Check, Claim, Known, entry, parse, spaced, strings};
 use crate::nim::{self, NimMove};
 use crate::{Convention, Nim, Outcome, Solver, StrategyFailure, check_strategy};
 
@@ -14,7 +14,7 @@ const AFTER: [u64; 4] = [28, 59, 25, 3];
 /// The document's reply: "prendre 57 allumettes de la deuxième rangée" (59 -> 2).
 const REPLY: NimMove = NimMove { row: 1, from: 59, to: 2 };
 
-pub(super) fn entries() -> Vec<Entry> {
+pub(super) fn entries() -> Vec<Claim> {
     vec![
         entry("s000-example-sums", NORMAL, example_sums(), Known::None),
         entry("s000-example-lost", NORMAL, example_lost(), Known::None),

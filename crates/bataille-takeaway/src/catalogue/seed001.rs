@@ -1,14 +1,14 @@
 //! Seed 001 ("Jeu de Marienbad", 3-5-7-9, the digital sum): the theorem on every position
 //! below 3-5-7-9, the verdict for 3-5-7-9, and what example 3's text implies.
 
-use super::{Check, Entry, Known, entry};
+use super::{Check, Claim, Known, entry};
 use crate::nim;
 use crate::{Convention, Nim, NimMove, Outcome, Solver};
 
 const SOURCE: &str = "seed 001, normal play";
 const START: [u64; 4] = [3, 5, 7, 9];
 
-pub(super) fn entries() -> Vec<Entry> {
+pub(super) fn entries() -> Vec<Claim> {
     vec![
         entry("s001-digital-sum", SOURCE, theorem(), Known::None),
         entry("s001-3579", SOURCE, start(), Known::Computed),

@@ -5,7 +5,7 @@ use rustc_hash::FxHashMap;
 
 use super::data;
 use super::parse;
-use super::{Bounds, Check, Entry, Known, entry, spaced, strings};
+use super::{Bounds, Check, Claim, Known, entry, spaced, strings};
 use crate::constructions::{
     self, Source, Tens, document_kn_base, game_base, literal_insertion, positional_insertion,
     quota_2n, quota_kn,
@@ -50,7 +50,7 @@ impl Tables {
     }
 }
 
-pub(super) fn entries(b: &Bounds) -> Vec<Entry> {
+pub(super) fn entries(b: &Bounds) -> Vec<Claim> {
     let t = Tables::new(b);
     let n = b.matches;
     let (two_heap_wrong, two_heap_print) = two_heap_table(b);

@@ -1,11 +1,11 @@
 //! Seed 004 (Fort Boyard's sticks): take 1, 2 or 3, the player who takes the last stick loses.
 
-use super::{Bounds, Check, Entry, Known, data, entry, parse, spaced};
+use super::{Bounds, Check, Claim, Known, data, entry, parse, spaced};
 use crate::{Outcome, Solver, Subtraction, check_strategy};
 
 const SOURCE: &str = "seed 004 (Fort Boyard)";
 
-pub(super) fn entries(b: &Bounds) -> Vec<Entry> {
+pub(super) fn entries(b: &Bounds) -> Vec<Claim> {
     vec![
         entry("s004-lists", SOURCE, lists(), Known::None),
         entry("s004-4k+1", SOURCE, four_k_plus_one(b), Known::None),

@@ -1,6 +1,6 @@
 //! The catalogue as data: every entry's status is pinned, and none may fail.
 
-use super::{Status, catalogue};
+use super::{STATUSES, Status, catalogue};
 
 /// The expected status of every entry, by name, in catalogue order.
 const EXPECTED: &[(&str, Status)] = &[
@@ -60,8 +60,8 @@ const EXPECTED: &[(&str, Status)] = &[
     ("s004-20-sticks", Status::Ok),
 ];
 
-fn check(name: &str, status: Status, got: &super::Entry) {
-    assert_eq!(got.name, name, "catalogue order");
+fn check(name: &str, status: Status, got: &super::Claim) {
+    assert_eq!(got.id, name, "catalogue order");
     assert_eq!(
         got.status, status,
         "{name}: {} | {} | {}",
@@ -84,6 +84,7 @@ fn every_entry_has_its_expected_status() {
         check(name, *status, got);
     }
     assert!(entries.iter().all(|e| e.status != Status::Fail));
+    assert!(entries.iter().all(|e| STATUSES.contains(&e.status)));
 }
 
 /// The known-disagreement logic itself: an unexpected or a missing disagreement fails.
