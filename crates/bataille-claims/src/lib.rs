@@ -69,12 +69,12 @@ impl Status {
         Status::Fail,
     ];
 
-    /// The status as the tables print it: `ok`, `article misprint`, `known difference`,
+    /// The status as the tables print it: `ok`, `misprint`, `known difference`,
     /// `false claim`, `computed` or `FAIL`.
     pub fn label(self) -> &'static str {
         match self {
             Status::Ok => "ok",
-            Status::Misprint => "article misprint",
+            Status::Misprint => "misprint",
             Status::Differs => "known difference",
             Status::False => "false claim",
             Status::Computed => "computed",
@@ -82,12 +82,12 @@ impl Status {
         }
     }
 
-    /// The words after a count in the tally: `ok`, `article misprints`, `explained
+    /// The words after a count in the tally: `ok`, `misprints`, `explained
     /// differences`, `false claims`, `computed` or `failed`.
     pub fn counted(self) -> &'static str {
         match self {
             Status::Ok => "ok",
-            Status::Misprint => "article misprints",
+            Status::Misprint => "misprints",
             Status::Differs => "explained differences",
             Status::False => "false claims",
             Status::Computed => "computed",
@@ -147,7 +147,7 @@ impl Tally {
         self.count(Status::Fail)
     }
 
-    /// The summary line, e.g. `32 claims checked: 26 ok, 3 article misprints, 3 explained
+    /// The summary line, e.g. `32 claims checked: 26 ok, 3 misprints, 3 explained
     /// differences, 0 failed`, with a count for each of `shown` (the statuses the catalogue
     /// uses, so that a count of zero is printed too), in that order. A status outside `shown`
     /// that some claim has is counted as well, after them: no claim goes uncounted.

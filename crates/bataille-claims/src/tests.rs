@@ -29,7 +29,7 @@ fn table_columns_claims_and_evidence() {
 status            entry      published  computed
 ok                one        1          computed, \"quoted\"
                   claim: claim one (a source)
-article misprint  second-id  a | b      computed, \"quoted\"
+misprint          second-id  a | b      computed, \"quoted\"
                   claim: claim second-id (a source)
                   evidence: line 1
                             line 2
@@ -57,8 +57,7 @@ fn markdown_escapes_cells() {
     assert_eq!(lines[1], "| --- | --- | --- | --- | --- |");
     assert_eq!(
         lines[3],
-        "| `second-id`: claim second-id | a source | a \\| b | computed, \"quoted\" | article \
-         misprint |"
+        "| `second-id`: claim second-id | a source | a \\| b | computed, \"quoted\" | misprint |"
     );
     assert_eq!(lines.len(), 5);
 }
@@ -109,9 +108,9 @@ fn tally_counts_every_claim() {
     let shown = [Status::Ok, Status::Misprint, Status::Differs, Status::Fail];
     assert_eq!(
         t.line(&shown),
-        "3 claims checked: 1 ok, 1 article misprints, 0 explained differences, 1 failed"
+        "3 claims checked: 1 ok, 1 misprints, 0 explained differences, 1 failed"
     );
     // A status the catalogue does not list is still counted, after the listed ones.
-    assert_eq!(t.line(&[Status::Ok]), "3 claims checked: 1 ok, 1 article misprints, 1 failed");
+    assert_eq!(t.line(&[Status::Ok]), "3 claims checked: 1 ok, 1 misprints, 1 failed");
     assert_eq!(Tally::of(&[]).line(&[Status::Fail]), "0 claims checked: 0 failed");
 }

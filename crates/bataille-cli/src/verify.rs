@@ -1,6 +1,8 @@
-//! `bataille verify`: the catalogue of published claims as a table, then the rows of the records
-//! file (`results/records.csv`, written by `bataille records search`) replayed one by one, in a
-//! separate section so that the catalogue table stays as the README shows it.
+//! `bataille verify`: the catalogue of published claims as a table; then the claims of the
+//! committed exhaustive hunts, read from their merged state files (`results/hunts/`); then the
+//! rows of the records file (`results/records.csv`, written by `bataille records search`)
+//! replayed one by one. The last two are sections of their own, so that the catalogue table
+//! stays as the claims page of the book shows it.
 //!
 //! The claims are printed by the one printer of `bataille-claims`, which `bataille bmn verify`
 //! and `bataille takeaway verify` use too, through [`FormatArgs`] and [`print_claims`].
@@ -11,6 +13,8 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use bataille_claims::{Claim, Format, Status, Tally, render};
 use bataille_search::records::{RecordRow, check_row};
+use bataille_search::state::State;
+use bataille_verify::hunts::{COMMITTED_HUNTS, CommittedHunt, hunt_claims};
 use bataille_verify::{STATUSES, catalogue};
 use clap::Args;
 
@@ -68,7 +72,15 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
     // The record rows are a table of their own, with no CSV form.
     let with_records =
         format != Format::Csv && args.filter.as_deref().is_none_or(|f| "records".contains(f));
-    if entries.is_empty() && !with_records {
+    let hunts: Vec<&CommittedHunt> = COMMITTED_HUNTS
+        .iter()
+        .filter(|h| {
+            args.filter.as_deref().is_none_or(|f| {
+                "hunts".contains(f) || h.name.contains(f) || h.ids.iter().any(|id| id.contains(f))
+            })
+        })
+        .collect();
+    if entries.is_empty() && hunts.is_empty() && !with_records {
         bail!("no catalogue entry matches --filter {:?}", args.filter.unwrap_or_default());
     }
     // Read the records file first, so that a malformed one is an input error before any output.
@@ -84,11 +96,37 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
     } else {
         None
     };
-    if entries.is_empty() {
+    // The hunts' claims are printed in CSV with the catalogue's, as more rows of one table.
+    let (hunt_claims, missing) = read_hunts(&hunts);
+    if format == Format::Csv {
+        let all: Vec<Claim> = entries.into_iter().chain(hunt_claims).collect();
+        return Ok(exit_code(print_claims(&all, format, STATUSES)));
+    }
+    let mut failed = 0;
+    let mut first = true;
+    if !entries.is_empty() {
+        failed += print_claims(&entries, format, STATUSES);
+        first = false;
+    }
+    if !hunts.is_empty() {
+        if !first {
+            println!();
+        }
+        if !markdown {
+            println!("the committed exhaustive hunts (each read from its merged state):");
+        }
+        if !hunt_claims.is_empty() {
+            failed += print_claims(&hunt_claims, format, STATUSES);
+        }
+        for (hunt, why) in &missing {
+            println!("({}: {why})", hunt.name);
+        }
+        first = false;
+    }
+    if first {
         let failed = check_records(&records_path, rows.as_deref().unwrap_or(&[]), markdown);
         return Ok(exit_code(failed));
     }
-    let failed = print_claims(&entries, format, STATUSES);
     let failed = match rows {
         Some(rows) => failed + check_records(&records_path, &rows, markdown),
         None => {
@@ -103,6 +141,46 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
         }
     };
     Ok(exit_code(failed))
+}
+
+/// The claims of `hunts` whose merged state is here (read relative to the current directory,
+/// like the records file), and for the others why not. An unreadable or corrupt state is a
+/// failed claim: the committed file does not hold what it should.
+fn read_hunts<'a>(hunts: &[&'a CommittedHunt]) -> (Vec<Claim>, Vec<(&'a CommittedHunt, String)>) {
+    let mut claims = Vec::new();
+    let mut missing = Vec::new();
+    for &hunt in hunts {
+        let read = std::fs::read_to_string(hunt.state);
+        if let Err(e) = &read
+            && e.kind() == std::io::ErrorKind::NotFound
+        {
+            missing.push((
+                hunt,
+                format!(
+                    "no {} here: the hunt is not finished and merged yet ({}), or this is not \
+                     the repository's root",
+                    hunt.state, hunt.command
+                ),
+            ));
+            continue;
+        }
+        let state = read
+            .map_err(|e| e.to_string())
+            .and_then(|t| State::decode(&t).map_err(|e| e.to_string()));
+        match state {
+            Ok(state) => claims.extend(hunt_claims(hunt, &state)),
+            Err(e) => claims.push(Claim {
+                id: hunt.ids[0],
+                source: "the committed state file",
+                claim: format!("{} reads as a search state", hunt.state),
+                published: "a state".to_string(),
+                computed: "unreadable".to_string(),
+                status: Status::Fail,
+                evidence: e,
+            }),
+        }
+    }
+    (claims, missing)
 }
 
 /// The records file read when `--records` is not given.

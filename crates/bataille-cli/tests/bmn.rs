@@ -100,8 +100,8 @@ fn verify_passes_and_reports_the_misprint() {
     let o = bataille(&["bmn", "verify"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("6 claims checked: 5 ok, 1 article misprints, 0 failed"), "{out}");
-    assert!(out.contains("article misprint  bmn-article-box1-hands"), "{out}");
+    assert!(out.contains("6 claims checked: 5 ok, 1 misprints, 0 failed"), "{out}");
+    assert!(out.contains("misprint          bmn-article-box1-hands"), "{out}");
     assert!(out.contains("numerals: 31 instead of 36 (5 missing)"), "{out}");
     assert!(!out.contains("FAIL"), "{out}");
     let details = ok(&["bmn", "verify", "--details"]);
@@ -114,7 +114,7 @@ fn verify_passes_and_reports_the_misprint() {
     let mut r = csv::Reader::from_reader(csv.as_bytes());
     let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), 6);
-    assert_eq!(&rows[2][2], "article misprint");
+    assert_eq!(&rows[2][2], "misprint");
     assert!(rows[2][6].contains("\nsecond hand: printed"), "the evidence keeps its lines");
 }
 

@@ -119,3 +119,34 @@ fn scripted_orders_replay_box_3() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not an arrangement of the cards won"), "{}", stderr(&o));
 }
+
+/// The committed C=4 V=4 hunt reproduces the C++ explorer's log; a damaged copy of its state
+/// is a failed claim (exit 1), and a directory without the hunts says so without failing.
+#[test]
+fn verify_reads_the_committed_hunts() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let run = |dir: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_bataille"))
+            .args(["verify", "--filter", "c4v4-natural-"])
+            .current_dir(dir)
+            .output()
+            .expect("runs")
+    };
+    let o = run(std::path::Path::new(root));
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains("3 claims checked: 3 ok"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("c4v4-natural-looping  8,235"), "{}", stdout(&o));
+
+    let dir = std::env::temp_dir().join(format!("bataille-verify-hunts-{}", std::process::id()));
+    let state = dir.join("results/hunts/c4v4-natural");
+    std::fs::create_dir_all(&state).unwrap();
+    let o = run(&dir);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains("(c4v4-natural: no results/hunts/c4v4-natural/state.txt here"));
+    let text = std::fs::read_to_string(format!("{root}/results/hunts/c4v4-natural/state.txt"));
+    std::fs::write(state.join("state.txt"), text.unwrap().replacen("8545", "8546", 1)).unwrap();
+    let o = run(&dir);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("checksum does not match"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -15,13 +15,15 @@ use bataille_search::arrangement::Arrangements;
 use bataille_search::state::State;
 use bataille_search::stats::Record;
 
-use crate::Status;
+use crate::{Claim, Status};
 
 /// What the C++ explorer's log of one exhaustive run states.
 #[derive(Debug, Clone, Copy)]
 pub struct PeerLog {
     /// The log file in the explorer's repository.
     pub file: &'static str,
+    /// The source column of its claims.
+    pub source: &'static str,
     /// Arrangements played (the log's "after N").
     pub played: u128,
     /// Looping arrangements among them (the log's "N loops found").
@@ -35,8 +37,11 @@ pub struct PeerLog {
 /// A committed exhaustive hunt and the explorer's log of the same deck and method.
 #[derive(Debug, Clone, Copy)]
 pub struct CommittedHunt {
-    /// A short name, the prefix of its claims, e.g. `c4v5-natural`.
+    /// A short name, e.g. `c4v5-natural`.
     pub name: &'static str,
+    /// The ids of its three claims: every deal once, the explorer's looping count, the longest
+    /// game.
+    pub ids: [&'static str; 3],
     /// The merged state, relative to the repository root.
     pub state: &'static str,
     /// The command that recomputes it.
@@ -55,6 +60,7 @@ pub struct CommittedHunt {
 pub const COMMITTED_HUNTS: [CommittedHunt; 3] = [
     CommittedHunt {
         name: "c4v4-natural",
+        ids: ["c4v4-natural-deals", "c4v4-natural-looping", "c4v4-natural-longest"],
         state: "results/hunts/c4v4-natural/state.txt",
         command: "bataille hunt -c 4 -v 4 --exhaustive --out results/hunts/c4v4-natural",
         colours: 4,
@@ -62,6 +68,7 @@ pub const COMMITTED_HUNTS: [CommittedHunt; 3] = [
         method: Method::Natural,
         peer: PeerLog {
             file: "results/c4v4.txt",
+            source: "C++ explorer's log, results/c4v4.txt",
             played: 31_531_501,
             looping: 8235,
             longest_tricks: 145,
@@ -70,6 +77,7 @@ pub const COMMITTED_HUNTS: [CommittedHunt; 3] = [
     },
     CommittedHunt {
         name: "c4v5-natural",
+        ids: ["c4v5-natural-deals", "c4v5-natural-looping", "c4v5-natural-longest"],
         state: "results/hunts/c4v5-natural-exhaustive/merged/state.txt",
         command: "scripts/c4v5-exhaustive.sh natural, then bataille merge",
         colours: 4,
@@ -77,6 +85,7 @@ pub const COMMITTED_HUNTS: [CommittedHunt; 3] = [
         method: Method::Natural,
         peer: PeerLog {
             file: "results/c4v5.txt",
+            source: "C++ explorer's log, results/c4v5.txt",
             played: 152_770_117_500,
             looping: 0,
             longest_tricks: 453,
@@ -85,6 +94,7 @@ pub const COMMITTED_HUNTS: [CommittedHunt; 3] = [
     },
     CommittedHunt {
         name: "c4v5-optimized",
+        ids: ["c4v5-optimized-deals", "c4v5-optimized-looping", "c4v5-optimized-longest"],
         state: "results/hunts/c4v5-optimized-exhaustive/merged/state.txt",
         command: "scripts/c4v5-exhaustive.sh optimized, then bataille merge",
         colours: 4,
@@ -92,6 +102,7 @@ pub const COMMITTED_HUNTS: [CommittedHunt; 3] = [
         method: Method::Optimized,
         peer: PeerLog {
             file: "results/c4v5_opt.txt",
+            source: "C++ explorer's log, results/c4v5_opt.txt",
             played: 152_770_117_500,
             looping: 18_433,
             longest_tricks: 316,
@@ -99,25 +110,6 @@ pub const COMMITTED_HUNTS: [CommittedHunt; 3] = [
         },
     },
 ];
-
-/// One checked claim of a hunt.
-#[derive(Debug, Clone)]
-pub struct HuntClaim {
-    /// `<hunt>-<what>`, e.g. `c4v5-natural-deals`.
-    pub name: String,
-    /// Where the published value comes from.
-    pub source: String,
-    /// The claim, in words.
-    pub claim: String,
-    /// The value as published.
-    pub published: String,
-    /// The value read from the committed state (and replayed by the engine).
-    pub computed: String,
-    /// The comparison.
-    pub status: Status,
-    /// What was compared, and how.
-    pub evidence: String,
-}
 
 /// A deal of the state (both hands, the first player's first) in the engine's notation.
 fn position(deal: &[u8]) -> Option<Position> {
@@ -145,7 +137,7 @@ fn replay(deal: &Position, methods: Methods) -> Option<(u64, u64)> {
 }
 
 /// The claims of `hunt` checked against its merged `state` (read and decoded by the caller).
-pub fn hunt_claims(hunt: &CommittedHunt, state: &State) -> Vec<HuntClaim> {
+pub fn hunt_claims(hunt: &CommittedHunt, state: &State) -> Vec<Claim> {
     let spec = DeckSpec::new(hunt.colours, hunt.values).expect("a valid deck");
     let deck = format!("C={} V={} {}", hunt.colours, hunt.values, hunt.method);
     let methods = Methods::both(hunt.method);
@@ -154,19 +146,18 @@ pub fn hunt_claims(hunt: &CommittedHunt, state: &State) -> Vec<HuntClaim> {
     let classes = arrangements.swap_classes().expect("a countable deck");
     let stats = &state.stats;
     let peer = hunt.peer;
-    let peer_source = format!("C++ explorer, github.com/legrosbuffle/bataille_cpp {}", peer.file);
     let ours = format!("{} ({})", hunt.state, hunt.command);
     let mut out = Vec::new();
-    let mut claim = |what: &str,
-                     source: &str,
+    let mut ids = hunt.ids.into_iter();
+    let mut claim = |source: &'static str,
                      claim: String,
                      published: String,
                      computed: String,
                      status: Status,
                      evidence: String| {
-        out.push(HuntClaim {
-            name: format!("{}-{what}", hunt.name),
-            source: source.to_string(),
+        out.push(Claim {
+            id: ids.next().expect("three claims"),
+            source,
             claim,
             published,
             computed,
@@ -181,8 +172,7 @@ pub fn hunt_claims(hunt: &CommittedHunt, state: &State) -> Vec<HuntClaim> {
     let complete = same_game && state.is_complete();
     let ok = complete && u128::from(stats.deals) == classes;
     claim(
-        "deals",
-        "deals up to the player swap: (arrangements + s) / 2",
+        "the deal count (arrangements + s) / 2, as published",
         format!("the exhaustive {deck} hunt plays every deal once up to the player swap"),
         group(classes),
         format!("{}{}", group(stats.deals.into()), if complete { "" } else { " (incomplete)" }),
@@ -217,8 +207,7 @@ pub fn hunt_claims(hunt: &CommittedHunt, state: &State) -> Vec<HuntClaim> {
     };
     let status = if listed && walked == peer.looping { Status::Ok } else { Status::Fail };
     claim(
-        "looping",
-        &peer_source,
+        peer.source,
         format!(
             "looping deals among the {} arrangements the explorer plays (of {})",
             group(peer.played),
@@ -283,8 +272,7 @@ pub fn hunt_claims(hunt: &CommittedHunt, state: &State) -> Vec<HuntClaim> {
         None => "none".to_string(),
     };
     claim(
-        "longest",
-        &peer_source,
+        peer.source,
         format!("the longest {deck} game, in tricks"),
         format!("{} ({})", peer.longest_tricks, peer.longest_deal),
         computed,
@@ -316,7 +304,7 @@ mod tests {
     #[test]
     fn c4v4_natural_matches_the_explorer() {
         let claims = hunt_claims(&COMMITTED_HUNTS[0], &committed_c4v4());
-        let names: Vec<_> = claims.iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<_> = claims.iter().map(|c| c.id).collect();
         assert_eq!(names, ["c4v4-natural-deals", "c4v4-natural-looping", "c4v4-natural-longest"]);
         for c in &claims {
             assert_eq!(c.status, Status::Ok, "{c:#?}");
