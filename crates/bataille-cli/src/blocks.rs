@@ -6,7 +6,6 @@ use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
@@ -100,17 +99,13 @@ pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
         }
         _ => BlocksState::new(spec, shard),
     };
-    static STOP: AtomicBool = AtomicBool::new(false);
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-        eprintln!("\nbataille: stopping after the current units (Ctrl-C again to quit at once)");
-    });
+    let stop = crate::output::stop::on_interrupt(
+        "bataille: stopping after the current units (Ctrl-C again to quit at once)",
+    );
     let started = Instant::now();
     let total = state.shard_units();
     let mut save_error = None;
-    blocks::run(&mut state, args.threads, args.batch, &STOP, &mut |s| {
+    blocks::run(&mut state, args.threads, args.batch, stop, &mut |s| {
         eprintln!(
             "blocks {} cards: {}/{total} units, {} cycles of rounds, {:.0} s",
             spec.cards(),
@@ -180,7 +175,7 @@ pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
     } else if state.is_complete() {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(130)
+        ExitCode::from(crate::output::stop::EXIT_INTERRUPTED)
     })
 }
 

@@ -5,6 +5,7 @@
 //! - `aligned`: a C = 4 aligned cycle for an even V ≥ 4 from the known V = 4 and V = 6 ones.
 //! - `c1-positions`: every position of the C = 1 deck, and which lie on a loop.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -102,6 +103,10 @@ struct PositionsArgs {
     /// Also play every position with the engine and check both censuses agree (V <= 10).
     #[arg(long)]
     brute_force: bool,
+    /// Also write the number of loops of each period, for every V, to this CSV file
+    /// (columns in docs/formats.md; replaced if it exists).
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: ConstructArgs) -> Result<ExitCode> {
@@ -490,7 +495,11 @@ fn run_positions(args: PositionsArgs) -> Result<ExitCode> {
             );
         }
     }
+    if let Some(path) = &args.csv {
+        check_csv_path(path)?;
+    }
     let mut code = ExitCode::SUCCESS;
+    let mut censuses = Vec::new();
     for (i, &v) in values.iter().enumerate() {
         if i > 0 {
             println!();
@@ -520,8 +529,51 @@ fn run_positions(args: PositionsArgs) -> Result<ExitCode> {
                 code = ExitCode::from(crate::EXIT_FINDING);
             }
         }
+        censuses.push(census);
+    }
+    if let Some(path) = &args.csv {
+        crate::output::write_atomic(path, &census_csv(&censuses)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(code)
+}
+
+/// Refuses, before any work, a `--csv` path whose directory does not exist.
+fn check_csv_path(path: &Path) -> Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        bail!("cannot write {}: the directory {} does not exist", path.display(), dir.display());
+    }
+    if path.is_dir() {
+        bail!("cannot write {}: it is a directory", path.display());
+    }
+    Ok(())
+}
+
+/// The census CSV: `values,period_tricks,loops,example_position`, one row per V and period
+/// (increasing), `loops` the number of distinct loops of that period and `example_position` a
+/// position on the first of them (the one holding the smallest rank); a V without loops has one
+/// row with an empty period, 0 loops and no example.
+fn census_csv(censuses: &[Census]) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["values", "period_tricks", "loops", "example_position"])?;
+    for c in censuses {
+        let v = c.values.to_string();
+        if c.loops.is_empty() {
+            w.write_record([v.as_str(), "", "0", ""])?;
+            continue;
+        }
+        // Loops come by increasing smallest rank: the first of each period is its example.
+        let mut periods: std::collections::BTreeMap<u64, (u64, u64)> = Default::default();
+        for l in &c.loops {
+            periods.entry(l.period).or_insert((0, l.smallest)).0 += 1;
+        }
+        for (period, (loops, smallest)) in periods {
+            let example = positions::unrank(c.values, smallest).to_string();
+            w.write_record([v.as_str(), &period.to_string(), &loops.to_string(), &example])?;
+        }
+    }
+    Ok(w.into_inner()?)
 }
 
 fn print_census(c: &Census, stats: &WalkStats, seconds: f64) {

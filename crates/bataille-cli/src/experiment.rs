@@ -13,7 +13,7 @@ use anyhow::{Context, Result, bail};
 use bataille_experiment::{Recipe, Settings, records};
 use clap::{Args, Subcommand};
 
-use crate::provenance::{commit, machine};
+use crate::output::{command_line, commit, machine};
 
 /// Flags of `bataille experiment`.
 #[derive(Debug, Args)]
@@ -119,7 +119,7 @@ fn run_recipe(args: RunArgs) -> Result<ExitCode> {
          - command: `{}`\n- recipe: `{}` ({} table)\n- seed: {}\n- commit: {}\n- toolchain: {}\n\
          - machine: {}\n- threads: {threads}\n- elapsed: {elapsed:.1} s\n\n\
          Every file here but this note is identical for the same recipe, whatever the threads.\n",
-        std::env::args().collect::<Vec<_>>().join(" "),
+        command_line(),
         path.display(),
         recipe.kind(),
         recipe.seed().map_or("none (no random deals)".to_string(), |s| s.to_string()),

@@ -23,8 +23,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -32,18 +30,18 @@ use bataille_engine::{DeckSpec, Limits, Methods};
 use bataille_search::bmn::Bmn;
 use bataille_search::records::{RecordRow, check_row};
 use bataille_search::{
-    Bataille, DealGame, Mode, Options, Plan, Progress, Shard, State, explore, report, sample_speed,
+    Bataille, DealGame, Mode, Options, Plan, Shard, State, explore, report, sample_speed,
 };
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::checks::{at_most, cores};
-use crate::output::{OutputFiles, prepare_outputs, write_atomic};
+use crate::output::progress::ExploreProgress;
+use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
+use crate::output::{
+    OutputFiles, append_records, command_line, commit, machine, prepare_outputs, replay_command,
+    utc_now,
+};
 use crate::play::parse_methods;
-use crate::provenance::{append_records, commit, machine, utc_now};
-
-/// Exit code of a run stopped by Ctrl-C.
-const EXIT_INTERRUPTED: u8 = 130;
 
 /// Flags of `bataille explore`.
 #[derive(Debug, Args)]
@@ -159,10 +157,6 @@ pub(crate) struct MergeArgs {
     partial: bool,
 }
 
-/// Set by Ctrl-C (or SIGTERM, as a scheduler sends before pre-empting); polled by the workers
-/// between units.
-static STOP: AtomicBool = AtomicBool::new(false);
-
 pub(crate) fn parse_shard(text: &str) -> Result<Shard> {
     let parsed = text.split_once('/').and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)));
     parsed.and_then(|(k, n)| Shard::new(k, n)).with_context(|| {
@@ -180,89 +174,6 @@ pub(crate) const MAX_TOP: u64 = 10_000;
 pub(crate) const ESTIMATE_FROM: u128 = 1 << 30;
 /// Runs estimated at more days than this are refused without `--no-estimate-limit`.
 pub(crate) const MAX_DAYS: f64 = 30.0;
-
-/// The progress display and the checkpoint writer.
-struct Reporter {
-    /// The command, for the plain progress lines.
-    name: &'static str,
-    bar: Option<ProgressBar>,
-    checkpoint: Option<PathBuf>,
-    deals: AtomicU64,
-    units: AtomicU64,
-    pending: AtomicU64,
-    started: Instant,
-    last_line: Mutex<Instant>,
-}
-
-impl Reporter {
-    fn new(name: &'static str, checkpoint: Option<PathBuf>) -> Reporter {
-        let target = ProgressDrawTarget::stderr();
-        let bar = (!target.is_hidden()).then(|| {
-            let bar = ProgressBar::with_draw_target(Some(0), target);
-            let style = ProgressStyle::with_template(
-                "{elapsed_precise} [{wide_bar}] {percent}% {human_pos}/{human_len} deals, \
-                 {per_sec:0}, ETA {eta}",
-            )
-            .expect("a valid template")
-            .progress_chars("=> ");
-            bar.set_style(style);
-            bar
-        });
-        Reporter {
-            name,
-            bar,
-            checkpoint,
-            deals: AtomicU64::new(0),
-            units: AtomicU64::new(0),
-            pending: AtomicU64::new(0),
-            started: Instant::now(),
-            last_line: Mutex::new(Instant::now()),
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-impl Progress for Reporter {
-    fn start(&self, pending: u64, deals: u128) {
-        self.pending.store(pending, Ordering::Relaxed);
-        if let Some(bar) = &self.bar {
-            bar.set_length(u64::try_from(deals).unwrap_or(u64::MAX));
-        }
-    }
-
-    fn unit_done(&self, deals: u64) {
-        let total = self.deals.fetch_add(deals, Ordering::Relaxed) + deals;
-        let units = self.units.fetch_add(1, Ordering::Relaxed) + 1;
-        if let Some(bar) = &self.bar {
-            bar.inc(deals);
-            return;
-        }
-        // Plain lines every 10 s; a worker that finds the lock taken just goes on.
-        let Ok(mut last) = self.last_line.try_lock() else { return };
-        if last.elapsed() >= Duration::from_secs(10) {
-            *last = Instant::now();
-            let secs = self.started.elapsed().as_secs_f64();
-            eprintln!(
-                "{}: {units}/{} units, {total} deals, {:.0} deals/s, {secs:.0} s",
-                self.name,
-                self.pending.load(Ordering::Relaxed),
-                total as f64 / secs
-            );
-        }
-    }
-
-    fn checkpoint(&self, state: &State) -> std::io::Result<()> {
-        match &self.checkpoint {
-            Some(path) => write_atomic(path, state.encode().as_bytes()),
-            None => Ok(()),
-        }
-    }
-}
 
 /// The result files (all but the metadata) of `state`, and the terminal summary.
 fn results<G: DealGame>(
@@ -288,10 +199,6 @@ fn results<G: DealGame>(
     }
     files.add("state.txt", state.encode().into_bytes());
     Ok((files, report::human_summary(game, state, &cycles)))
-}
-
-pub(crate) fn command_line() -> String {
-    std::env::args().collect::<Vec<_>>().join(" ")
 }
 
 pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
@@ -378,31 +285,6 @@ fn append_longest(
     Ok(())
 }
 
-/// The command line as a user would type it again to get the same results: `bataille` and the
-/// arguments, quoted where needed, without the checkpoint flags (a replay starts afresh).
-fn replay_command() -> String {
-    let quote = |a: String| {
-        if !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+".contains(c)) {
-            a
-        } else {
-            format!("'{}'", a.replace('\'', "'\\''"))
-        }
-    };
-    let mut words = vec!["bataille".to_string()];
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--resume" | "--replace" => {}
-            "--checkpoint" | "--checkpoint-every" => {
-                args.next();
-            }
-            _ if a.starts_with("--checkpoint=") || a.starts_with("--checkpoint-every=") => {}
-            _ => words.push(quote(a)),
-        }
-    }
-    words.join(" ")
-}
-
 /// What to do with the results of a complete run (not called for an interrupted one).
 pub(crate) type OnComplete<'a> = &'a dyn Fn(&State) -> Result<()>;
 
@@ -458,22 +340,17 @@ pub(crate) fn run_search<G: DealGame>(
 
     // The first Ctrl-C (or SIGTERM) asks the workers to stop: they abandon their current units
     // within milliseconds (those are played again on resume); a second one quits at once.
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(i32::from(EXIT_INTERRUPTED));
-        }
-        eprintln!("\nbataille: stopping (Ctrl-C again to quit at once)");
-    });
+    let stop = on_interrupt("bataille: stopping (Ctrl-C again to quit at once)");
     let options = Options {
         threads: args.threads,
         checkpoint_every: Duration::from_secs(args.checkpoint_every.max(1)),
         max_units: args.max_units,
     };
-    let reporter = Reporter::new(name, args.checkpoint.clone());
+    let progress = ExploreProgress::new(name, args.checkpoint.clone());
     let started = Instant::now();
-    let ended = explore(game, &plan, shard, resume, &options, &reporter, &STOP)?;
+    let ended = explore(game, &plan, shard, resume, &options, &progress, stop)?;
     let elapsed = started.elapsed().as_secs_f64();
-    reporter.finish();
+    progress.finish();
 
     let (mut files, summary) = results(&args.out, game, &plan, &ended.state)?;
     files.add_key_values(

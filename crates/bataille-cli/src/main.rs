@@ -22,7 +22,6 @@ mod fuzz;
 mod hunt;
 mod output;
 mod play;
-mod provenance;
 mod records;
 mod takeaway;
 mod verify;

@@ -25,28 +25,25 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use bataille_engine::{Limits, Methods, NoRandom, Position, backward, play};
 use bataille_search::records::{
-    Anneal, Budget, Config, Found, RecordRow, RunOptions, SearchProgress, SearchResult,
-    SearchState, search,
+    Anneal, Budget, Config, Found, RecordRow, RunOptions, SearchResult, SearchState, search,
 };
 use bataille_search::stats::Measure;
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::explore::{DeckArgs, command_line, rayon_threads};
+use crate::explore::{DeckArgs, rayon_threads};
 use crate::flags::MethodArgs;
-use crate::output::{OutputFiles, prepare_outputs, read_bounded, write_atomic};
+use crate::output::progress::RecordsProgress;
+use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
+use crate::output::{
+    OutputFiles, append_records, command_line, commit, machine, prepare_outputs, read_bounded,
+    utc_now,
+};
 use crate::play::parse_method;
-use crate::provenance::{append_records, commit, machine, utc_now};
-
-/// Exit code of a run stopped by Ctrl-C.
-const EXIT_INTERRUPTED: u8 = 130;
 
 /// The columns of the records file.
 pub(crate) const RECORD_COLUMNS: [&str; 12] = [
@@ -149,9 +146,6 @@ struct SearchArgs {
     replace: bool,
 }
 
-/// Set by Ctrl-C or SIGTERM; polled between rounds.
-static STOP: AtomicBool = AtomicBool::new(false);
-
 pub(crate) fn run(args: RecordsArgs) -> Result<ExitCode> {
     match args.command {
         RecordsCommand::Search(a) => search_command(a),
@@ -244,41 +238,6 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Progress bar (or plain lines) and checkpoint writer.
-struct Reporter {
-    bar: Option<ProgressBar>,
-    checkpoint: Option<PathBuf>,
-    started: Instant,
-    last_line: Mutex<Instant>,
-}
-
-impl SearchProgress for Reporter {
-    fn round(&self, iterations: u64, best_tricks: u64, best_cards: u64) {
-        let secs = self.started.elapsed().as_secs_f64();
-        if let Some(bar) = &self.bar {
-            bar.set_position(iterations);
-            bar.set_message(format!("best {best_tricks} tricks, {best_cards} cards"));
-            return;
-        }
-        let mut last = self.last_line.lock().unwrap_or_else(|e| e.into_inner());
-        if last.elapsed() >= Duration::from_secs(10) {
-            *last = Instant::now();
-            eprintln!(
-                "records: {iterations} deals, {:.0} deals/s, best {best_tricks} tricks, \
-                 {best_cards} cards, {secs:.0} s",
-                iterations as f64 / secs.max(1e-9)
-            );
-        }
-    }
-
-    fn checkpoint(&self, state: &SearchState) -> std::io::Result<()> {
-        match &self.checkpoint {
-            Some(path) => write_atomic(path, state.encode().as_bytes()),
-            None => Ok(()),
-        }
-    }
-}
-
 fn parse_measure(name: &str) -> Result<Measure> {
     match name {
         "tricks" => Ok(Measure::Tricks),
@@ -330,43 +289,21 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
     let own = |dir: &Path| read_state(&dir.join("state.txt")).is_ok_and(|s| s.is_some());
     prepare_outputs(args.checkpoint.as_deref(), args.resume, &args.out, args.replace, &own)?;
 
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(i32::from(EXIT_INTERRUPTED));
-        }
-        eprintln!("\nrecords: stopping after the current round (Ctrl-C again to quit at once)");
-    });
-    let target = ProgressDrawTarget::stderr();
-    let bar = (!target.is_hidden()).then(|| {
-        let len = match budget {
-            Budget::Iterations(n) => Some(n),
-            Budget::Time(_) => None,
-        };
-        let bar = ProgressBar::with_draw_target(len, target);
-        let style = ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {human_pos} deals, {per_sec:0}, {msg}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> ");
-        bar.set_style(style);
-        bar
-    });
-    let reporter = Reporter {
-        bar,
-        checkpoint: args.checkpoint.clone(),
-        started: Instant::now(),
-        last_line: Mutex::new(Instant::now()),
+    let stop =
+        on_interrupt("records: stopping after the current round (Ctrl-C again to quit at once)");
+    let len = match budget {
+        Budget::Iterations(n) => Some(n),
+        Budget::Time(_) => None,
     };
+    let progress = RecordsProgress::new(len, args.checkpoint.clone());
     let options = RunOptions {
         threads: args.threads,
         checkpoint_every: Duration::from_secs(args.checkpoint_every.max(1)),
     };
     let started = Instant::now();
-    let ended = search(&cfg, budget, resume, &options, &reporter, &STOP)?;
+    let ended = search(&cfg, budget, resume, &options, &progress, stop)?;
     let elapsed = started.elapsed().as_secs_f64();
-    if let Some(bar) = &reporter.bar {
-        bar.finish_and_clear();
-    }
+    progress.finish();
     let result = &ended.result;
     if result.iterations == 0 {
         bail!(

@@ -159,6 +159,39 @@ fn c1_positions() {
 }
 
 #[test]
+fn c1_positions_csv_counts_the_loops_of_every_period() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("construct-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("census.csv");
+    let plain = check(&["construct", "c1-positions", "-v", "4..9"], 0, &[]);
+    // The same screen output with --csv.
+    let with_csv =
+        check(&["construct", "c1-positions", "-v", "4..9", "--csv", csv.to_str().unwrap()], 0, &[]);
+    let no_time =
+        |t: &str| t.lines().filter(|l| !l.starts_with("time:")).collect::<Vec<_>>().join("\n");
+    assert_eq!(no_time(&plain), no_time(&with_csv));
+    // V=9 has 672 loops: the screen lists 10 of them, the CSV counts them all by period.
+    assert!(plain.contains("loops:         672 (periods [20, 30] tricks)"), "{plain}");
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        "values,period_tricks,loops,example_position\n\
+         4,,0,\n\
+         5,6,4,\"[1, 4, 2] / [5, 3]\"\n\
+         6,,0,\n\
+         7,8,104,\"[1, 4, 2, 6, 5] / [7, 3]\"\n\
+         8,,0,\n\
+         9,20,288,\"[1, 6, 2, 7, 3] / [8, 4, 9, 5]\"\n\
+         9,30,384,\"[1, 6, 2] / [7, 3, 8, 4, 9, 5]\"\n"
+    );
+    // Refused before any work when its directory does not exist.
+    let missing = dir.join("no-such-dir").join("census.csv");
+    let o = bataille(&["construct", "c1-positions", "-v", "9", "--csv", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("does not exist"));
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
 fn aligned_check() {
     check(
         &["aligned", "check", V4],

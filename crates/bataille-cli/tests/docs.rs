@@ -10,10 +10,6 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Pages the book lists that are written on another branch: a link to one is accepted while
-/// the file is missing, and checked like any other once it is there.
-const WRITTEN_ELSEWHERE: &[&str] = &["docs/formats.md"];
-
 /// The Markdown files whose links are checked, relative to the root.
 fn pages() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -167,9 +163,7 @@ fn broken_links(page: &Path) -> Vec<String> {
             };
             let full = root().join(&path);
             if !full.exists() {
-                if !WRITTEN_ELSEWHERE.iter().any(|w| Path::new(w) == path) {
-                    broken.push(format!("{at}: no file {}", path.display()));
-                }
+                broken.push(format!("{at}: no file {}", path.display()));
                 continue;
             }
             let Some(anchor) = anchor else { continue };

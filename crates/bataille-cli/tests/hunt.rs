@@ -56,7 +56,7 @@ fn loops_csv_lists_every_looping_deal() {
     let o = run_ok(&["hunt", "-c", "1", "-v", "7", "--exhaustive", "--out", out.to_str().unwrap()]);
     assert!(o.contains("looping deals kept: "), "{o}");
     let loops = rows(&out.join("loops.csv"));
-    assert_eq!(loops.len().to_string(), summary_value(&out, "cycles"));
+    assert_eq!(loops.len().to_string(), summary_value(&out, "looping_deals"));
     assert_eq!(summary_value(&out, "loop_deals_truncated"), "false");
     let header = fs::read_to_string(out.join("loops.csv")).unwrap();
     assert!(header.starts_with("cycle_id,deal,tail_tricks\n"), "{header}");

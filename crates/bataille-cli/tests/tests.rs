@@ -8,5 +8,6 @@ mod experiment;
 mod explore;
 mod hostile;
 mod hunt;
+mod old_files;
 mod records;
 mod takeaway;

@@ -53,7 +53,7 @@ impl Duel {
             Percent::of(s.first_wins, s.deals),
             Percent::of(s.second_wins, s.deals),
             Percent::of(s.draws, s.deals),
-            Percent::of(s.cycles + s.capped, s.deals),
+            Percent::of(s.looping_deals + s.capped, s.deals),
         ]
     }
 }

@@ -258,7 +258,7 @@ fn render(d: &Durations, cells: &[Cell]) -> Result<Output, ExperimentError> {
             cell.convention.map_or("", |c| c.name()).to_string(),
             s.deals.to_string(),
             s.finished().to_string(),
-            (s.cycles + s.capped).to_string(),
+            (s.looping_deals + s.capped).to_string(),
             fmt(cell.mean(), 4),
             fmt(s.cards.sd(), 4),
             fmt(cell.se(), 4),
@@ -402,7 +402,7 @@ fn markdown(d: &Durations, cells: &[Cell]) -> String {
             },
             if cell.flagged() { " ⚠" } else { "" },
             fmt(cell.exact.and_then(|e| e.mean()), 3),
-            cell.stats.cycles + cell.stats.capped,
+            cell.stats.looping_deals + cell.stats.capped,
         ));
     }
     out

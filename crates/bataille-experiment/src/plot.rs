@@ -273,7 +273,7 @@ pub fn duels(colours: usize, duels: &[Duel]) -> Result<String, ExperimentError> 
                             0 => s[0],
                             1 => s[1],
                             _ => crate::duels::Percent::of(
-                                d.stats.draws + d.stats.cycles + d.stats.capped,
+                                d.stats.draws + d.stats.looping_deals + d.stats.capped,
                                 d.stats.deals,
                             ),
                         };

@@ -28,7 +28,7 @@
 //! let ended = explore(&game, &plan, Shard::WHOLE, None, &options, &Silent, &stop).unwrap();
 //! let s = &ended.state.stats;
 //! assert_eq!(s.deals, 17_370); // published: C=4 V=3 has 17,370 deals up to the swap
-//! assert_eq!(s.finished() + s.cycles, s.deals);
+//! assert_eq!(s.finished() + s.looping_deals, s.deals);
 //! ```
 //!
 //! # Crate layout

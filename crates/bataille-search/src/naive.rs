@@ -253,7 +253,7 @@ pub(crate) fn from_stats(s: &crate::Stats) -> NaiveAggregates {
         l.entries().iter().map(|r| (r.tricks, r.cards, r.deal.clone())).collect::<Vec<_>>()
     };
     NaiveAggregates {
-        counts: [s.deals, s.first_wins, s.second_wins, s.draws, s.cycles, s.capped],
+        counts: [s.deals, s.first_wins, s.second_wins, s.draws, s.looping_deals, s.capped],
         tricks: (s.tricks.n, s.tricks.sum, s.tricks.sum_sq),
         cards: (s.cards.n, s.cards.sum, s.cards.sum_sq),
         tricks_histogram: s.tricks_histogram.iter().collect(),

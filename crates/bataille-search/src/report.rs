@@ -12,8 +12,9 @@
 //! `summary.csv` — `key,value`, one row per key:
 //! `game`, `mode`, `seed`, `unit_size`, `units` (of the whole run), `units_done`, `complete`
 //! (`true`/`false`), `deals` (played), `deals_in_run` (the whole run: the closed formula for
-//! exhaustive runs), `finished`, `first_wins`, `second_wins`, `draws`, `cycles` (deals that loop),
-//! `capped`, `distinct_cycles` (empty when a `--max-cycles` cap dropped some), then for
+//! exhaustive runs), `finished`, `first_wins`, `second_wins`, `draws`, `looping_deals` (deals
+//! whose game loops; called `cycles` before the column was renamed), `capped`, `distinct_cycles`
+//! (the distinct loops those deals reach; empty when a `--max-cycles` cap dropped some), then for
 //! `tricks` and `cards` of finished games: `_mean`, `_sd`, `_ci95_low`, `_ci95_high` (mean ±
 //! 1.96 standard errors), `_min`, `_max`; then
 //! `shortest_tail_tricks`, `shortest_tail_deal`, `shortest_tail_cycle` (empty without loops;
@@ -79,7 +80,7 @@ pub fn summary_rows<G: DealGame>(
     put("first_wins", s.first_wins.to_string());
     put("second_wins", s.second_wins.to_string());
     put("draws", s.draws.to_string());
-    put("cycles", s.cycles.to_string());
+    put("looping_deals", s.looping_deals.to_string());
     put("capped", s.capped.to_string());
     let distinct = if s.cycles_dropped { String::new() } else { s.loops.len().to_string() };
     put("distinct_cycles", distinct);
@@ -318,7 +319,8 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
             None => format!("more than {k} distinct cycles (the {k} of smallest rank are kept)"),
         }
     };
-    let _ = writeln!(t, "loops:     {}{}, {distinct}", s.cycles, pct(s.cycles, s.deals));
+    let _ =
+        writeln!(t, "loops:     {}{}, {distinct}", s.looping_deals, pct(s.looping_deals, s.deals));
     if s.capped > 0 {
         let _ = writeln!(t, "capped:    {}", s.capped);
     }

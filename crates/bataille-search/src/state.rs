@@ -18,7 +18,7 @@
 //! max-cycles <cap>
 //! stride 1
 //! done 0 0-2
-//! counts <deals> <first> <second> <draws> <cycles> <capped>
+//! counts <deals> <first> <second> <draws> <looping deals> <capped>
 //! moments tricks <n> <sum> <sum of squares>
 //! moments cards <n> <sum> <sum of squares>
 //! histogram tricks <value>:<count> ...
@@ -204,7 +204,7 @@ impl State {
         let _ = writeln!(
             s,
             "counts {} {} {} {} {} {}",
-            st.deals, st.first_wins, st.second_wins, st.draws, st.cycles, st.capped
+            st.deals, st.first_wins, st.second_wins, st.draws, st.looping_deals, st.capped
         );
         for (name, m) in [("tricks", &st.tricks), ("cards", &st.cards)] {
             let _ = writeln!(s, "moments {name} {} {} {}", m.n, m.sum, m.sum_sq);
@@ -387,11 +387,11 @@ impl<'a> Parser<'a> {
         let mut stats = Stats::with_loop_deals(top, loop_deals).keeping_cycles(max_cycles);
         let (i, f) = self.line("counts")?;
         let c: Vec<u64> = f.iter().map(|x| num(i, x)).collect::<Result<_, _>>()?;
-        let [deals, first, second, draws, cycles, capped] = c[..] else {
+        let [deals, first, second, draws, looping, capped] = c[..] else {
             return Err(Parser::err(i, "expected 6 counts"));
         };
         (stats.deals, stats.first_wins, stats.second_wins) = (deals, first, second);
-        (stats.draws, stats.cycles, stats.capped) = (draws, cycles, capped);
+        (stats.draws, stats.looping_deals, stats.capped) = (draws, looping, capped);
         stats.tricks = self.moments("tricks")?;
         stats.cards = self.moments("cards")?;
         stats.tricks_histogram = self.histogram("tricks")?;
@@ -426,7 +426,7 @@ impl<'a> Parser<'a> {
                 let id = u64::from_str_radix(id, 16).map_err(|_| Parser::err(i, "bad loop id"))?;
                 shortest = Some((num(i, tail)?, cards(i, deal)?, id));
             }
-            if shortest.is_some() != (stats.cycles > 0) {
+            if shortest.is_some() != (stats.looping_deals > 0) {
                 return Err(Parser::err(0, "a shortest tail is given iff a deal loops"));
             }
         }
@@ -515,7 +515,8 @@ fn check_loops(stats: &Stats, shortest: Option<&(u64, Vec<u8>, u64)>) -> Result<
     let dropped = stats.cycles_dropped;
     match total {
         // A dropped loop had deals: they are counted but in no kept loop.
-        Some(n) if (n == stats.cycles && !dropped) || (n < stats.cycles && dropped) => {}
+        Some(n)
+            if (n == stats.looping_deals && !dropped) || (n < stats.looping_deals && dropped) => {}
         _ => return bad("the loops' deals do not add up to the looping deals counted"),
     }
     if stats.max_cycles == 0 {

@@ -320,8 +320,8 @@ pub struct Stats {
     pub second_wins: u64,
     /// Drawn deals.
     pub draws: u64,
-    /// Deals that loop.
-    pub cycles: u64,
+    /// Deals that loop (not distinct loops: those are [`Stats::loops`]).
+    pub looping_deals: u64,
     /// Deals stopped by the trick cap.
     pub capped: u64,
     /// Tricks of the finished games.
@@ -373,7 +373,7 @@ impl Stats {
             first_wins: 0,
             second_wins: 0,
             draws: 0,
-            cycles: 0,
+            looping_deals: 0,
             capped: 0,
             tricks: Moments::default(),
             cards: Moments::default(),
@@ -446,7 +446,7 @@ impl Stats {
 
     #[cold]
     fn add_cycle(&mut self, c: &CycleInfo, deal: &[u8]) {
-        self.cycles += 1;
+        self.looping_deals += 1;
         self.offer_shortest(c.tail_tricks, deal, c.id);
         if self.max_cycles > 0
             && self.loops.len() >= self.max_cycles
@@ -528,7 +528,7 @@ impl Stats {
         self.first_wins += o.first_wins;
         self.second_wins += o.second_wins;
         self.draws += o.draws;
-        self.cycles += o.cycles;
+        self.looping_deals += o.looping_deals;
         self.capped += o.capped;
         self.tricks.merge(&o.tricks);
         self.cards.merge(&o.cards);
@@ -681,7 +681,7 @@ mod tests {
                 ranked.iter().map(|id| (*id, all.loops[id].clone())).collect();
             prop_assert_eq!(&capped.loops, &expected);
             prop_assert_eq!(capped.cycles_dropped, all.loops.len() > max_cycles);
-            prop_assert_eq!(capped.cycles, all.cycles);
+            prop_assert_eq!(capped.looping_deals, all.looping_deals);
             prop_assert_eq!(capped.shortest_tail(), all.shortest_tail());
             prop_assert_eq!(&capped.longest_by_tricks, &all.longest_by_tricks);
         }

@@ -191,7 +191,7 @@ pub fn hunt_claims(hunt: &CommittedHunt, state: &State) -> Vec<Claim> {
 
     // 2. The explorer's count of looping deals, recomputed from ours.
     let kept: Vec<&Vec<u8>> = stats.loops.values().flat_map(|l| l.kept.keys()).collect();
-    let listed = kept.len() as u64 == stats.cycles && !stats.loop_deals_truncated();
+    let listed = kept.len() as u64 == stats.looping_deals && !stats.loop_deals_truncated();
     let walked: u64 = kept
         .iter()
         .map(|d| {
@@ -221,7 +221,7 @@ pub fn hunt_claims(hunt: &CommittedHunt, state: &State) -> Vec<Claim> {
              explorer plays the first arrangements of the lexicographic list, which holds some \
              deals in both orders and others in neither: walking our looping deals the same way \
              gives the computed count [{ours}]",
-            group(stats.cycles.into()),
+            group(stats.looping_deals.into()),
             stats.loops.len(),
             if periods.is_empty() { "-".to_string() } else { periods.join(", ") },
             if listed {

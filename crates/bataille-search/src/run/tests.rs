@@ -163,10 +163,10 @@ fn cross_check_finds_loops() {
     let game = bataille(4, 3, Methods::both(Method::Natural));
     let plan = Plan::new(&game, Mode::Exhaustive, 0, 3).unwrap();
     let s = explore_sequential(&game, &plan).stats;
-    assert!(s.cycles > 0, "{} loops", s.cycles);
+    assert!(s.looping_deals > 0, "{} loops", s.looping_deals);
     let game = bataille(1, 9, Methods::both(Method::Natural));
     let plan = Plan::new(&game, Mode::Exhaustive, 0, 3).unwrap();
-    assert!(explore_sequential(&game, &plan).stats.cycles > 0);
+    assert!(explore_sequential(&game, &plan).stats.looping_deals > 0);
 }
 
 fn encode_all(game: &Bataille, plan: &Plan, threads: usize) -> String {
@@ -343,7 +343,7 @@ fn hunt_keeps_every_looping_deal() {
         assert_eq!(kept(&got.stats), expected, "C={c} V={v} {m}");
         assert!(!got.stats.loop_deals_truncated());
         let listed: usize = expected.values().map(BTreeMap::len).sum();
-        assert_eq!(listed as u64, got.stats.cycles, "C={c} V={v} {m}");
+        assert_eq!(listed as u64, got.stats.looping_deals, "C={c} V={v} {m}");
         assert_eq!(State::decode(&got.encode()).unwrap(), got);
     }
 }
@@ -421,7 +421,10 @@ fn cycle_cap_is_exact_for_what_it_keeps_whatever_the_split() {
         let s = &whole.stats;
         assert_eq!(s.loops, expected, "{mode}");
         assert!(s.cycles_dropped);
-        assert_eq!((s.cycles, s.deals, &s.tricks), (all.cycles, all.deals, &all.tricks));
+        assert_eq!(
+            (s.looping_deals, s.deals, &s.tricks),
+            (all.looping_deals, all.deals, &all.tricks)
+        );
         assert_eq!(s.shortest_tail(), all.shortest_tail());
         let e = s.distinct_cycles_estimate().unwrap();
         assert!(e > 0.0 && e.is_finite());
