@@ -123,14 +123,18 @@ pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
         bail!("cannot write the checkpoint: {e}");
     }
     let rows = blocks::catalogue(&state.cycles);
-    // Every loop replayed by the engine in full: an aligned loop with the period found.
+    // Every loop replayed by the engine in full: an aligned loop with the period found. The
+    // position comes back after the row's tricks, so the engine's (least) period divides them;
+    // it is smaller when the position is a shorter block repeated, e.g. the 8-card block
+    // [2, 1, 2, 2] / [3, 2, 2, 1] twice, whose 16-card round of 6 tricks is two turns of its
+    // 3-trick loop.
     let natural = Methods::both(Method::Natural);
     let mut replay_failures = 0;
     for c in &rows {
         let p = c.position();
         let looped = matches!(
             play(&p, natural, &mut NoRandom, Limits::DETERMINISTIC).outcome,
-            Outcome::Cycle(cy) if cy.tail_tricks == 0 && cy.period_tricks % c.period_tricks == 0
+            Outcome::Cycle(cy) if cy.tail_tricks == 0 && c.period_tricks % cy.period_tricks == 0
         );
         let rounds = check(&p, natural)
             .is_ok_and(|a| a.tail_rounds == 0 && a.period_rounds == c.period_rounds);

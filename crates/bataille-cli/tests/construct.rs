@@ -240,3 +240,23 @@ fn aligned_repeat_and_combine() {
     check(&["aligned", "repeat", V4, "--times", "0"], 2, &[]);
     check(&["aligned", "combine", V4, "[5, 3] / [2, 4, 1]"], 2, &[]);
 }
+
+/// `aligned blocks` writes the committed 8-card catalogue again, and every row of a unit whose
+/// loops include a block repeated (the 8-card block `[2, 1, 2, 2] / [3, 2, 2, 1]` twice: its
+/// 16-card round of 6 tricks is two turns of a 3-trick loop) replays as an aligned loop.
+#[test]
+fn aligned_blocks_catalogue_replays() {
+    let committed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../results/aligned-blocks/blocks-8.csv"
+    ))
+    .unwrap();
+    assert_eq!(check(&["aligned", "blocks", "--cards", "8", "--threads", "1"], 0, &[]), committed);
+    // Unit 423 of 486: round-1 outcomes 220122.
+    let out = check(
+        &["aligned", "blocks", "--cards", "16", "--max-multiplicity", "16", "--shard", "423/486"],
+        0,
+        &["\"[2, 1, 2, 2, 2, 1, 2, 2] / [3, 2, 2, 1, 3, 2, 2, 1]\",1,6,"],
+    );
+    assert_eq!(out.lines().count(), 37_908, "the header and 37,907 loops");
+}
