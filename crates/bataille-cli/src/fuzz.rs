@@ -101,7 +101,7 @@ fn deals_parse_or_refuse_briefly() {
         }
         for (c, v, partial) in [(None, None, false), (None, None, true), (Some(0), Some(300), true)]
         {
-            if let Err(e) = crate::play::parse_deal(&t, c, v, partial) {
+            if let Err(e) = crate::deal::parse_deal(&t, c, v, partial) {
                 short(&format!("{e:#}"))?;
             }
         }
@@ -291,7 +291,7 @@ fn numeric_flags_parse_or_refuse() {
         }
         let _ = crate::checks::threads(&value);
         let _ = crate::checks::seconds(&value);
-        let _ = crate::explore::parse_shard(&format!("{value}/{value}"));
+        let _ = format!("{value}/{value}").parse::<bataille_search::Shard>();
         Ok(())
     });
 }

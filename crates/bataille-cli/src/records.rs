@@ -35,15 +35,14 @@ use bataille_search::records::{
 use bataille_search::stats::Measure;
 use clap::{Args, Subcommand};
 
-use crate::explore::{DeckArgs, rayon_threads};
-use crate::flags::MethodArgs;
+use crate::args::{DeckArgs, MethodArgs};
+use crate::checks::cores;
 use crate::output::progress::RecordsProgress;
 use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
 use crate::output::{
     OutputFiles, append_records, command_line, commit, machine, prepare_outputs, read_bounded,
     utc_now,
 };
-use crate::play::parse_method;
 
 /// The columns of the records file.
 pub(crate) const RECORD_COLUMNS: [&str; 12] = [
@@ -96,7 +95,7 @@ struct SearchArgs {
     deck: DeckArgs,
     /// What the search maximises: tricks or cards (the best deals of both are kept).
     #[arg(long, default_value = "tricks")]
-    measure: String,
+    measure: Measure,
     /// Seed of every chain.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -238,20 +237,12 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn parse_measure(name: &str) -> Result<Measure> {
-    match name {
-        "tricks" => Ok(Measure::Tricks),
-        "cards" => Ok(Measure::Cards),
-        _ => bail!("invalid measure {name:?}: expected tricks or cards"),
-    }
-}
-
 fn search_command(args: SearchArgs) -> Result<ExitCode> {
     // The code and machine the search starts with (the working directory may move on during a
     // long run).
     let (commit, machine) = (commit(), machine());
     let (spec, methods) = args.deck.validate()?;
-    let measure = parse_measure(&args.measure)?;
+    let measure = args.measure;
     let budget = match (args.time, args.iterations) {
         (_, Some(0)) => bail!("--iterations must be at least 1, got 0"),
         (_, Some(n)) => Budget::Iterations(n),
@@ -311,7 +302,7 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
             args.time.unwrap_or_default()
         );
     }
-    let threads = if args.threads == 0 { rayon_threads() } else { args.threads };
+    let threads = if args.threads == 0 { cores() } else { args.threads };
     let command = command_line();
     let replay = replay_command(&args, result.iterations);
 
@@ -399,9 +390,9 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
 fn replay_command(args: &SearchArgs, iterations: u64) -> String {
     let mut c = format!(
         "bataille records search --colours {} --values {} --method {}",
-        args.deck.colours, args.deck.values, args.deck.method
+        args.deck.colours, args.deck.values, args.deck.methods.method
     );
-    if let Some(m) = &args.deck.method2 {
+    if let Some(m) = &args.deck.methods.method2 {
         c += &format!(" --method2 {m}");
     }
     c += &format!(
@@ -495,11 +486,8 @@ pub(crate) fn parse_records(path: &Path, text: &str) -> Result<Vec<(usize, Recor
                 )
             })
         };
-        let method_text = field(2);
-        let (a, b) = method_text.split_once('/').unwrap_or((method_text, method_text));
         let at = || format!("{} line {line}", path.display());
-        let methods =
-            Methods::new(parse_method(a).with_context(at)?, parse_method(b).with_context(at)?);
+        let methods: Methods = field(2).parse().with_context(at)?;
         let deal: Position = field(6).parse().with_context(|| {
             format!(
                 "{} line {line}: invalid deal {}",
@@ -507,7 +495,7 @@ pub(crate) fn parse_records(path: &Path, text: &str) -> Result<Vec<(usize, Recor
                 crate::checks::shown(field(6))
             )
         })?;
-        parse_measure(field(3)).with_context(at)?;
+        field(3).parse::<Measure>().with_context(at)?;
         rows.push((
             line,
             RecordRow {

@@ -168,7 +168,7 @@ struct VerifyArgs {
     #[arg(long)]
     filter: Option<String>,
     #[command(flatten)]
-    format: crate::verify::FormatArgs,
+    format: crate::args::FormatArgs,
 }
 
 pub(crate) fn run(args: TakeawayArgs) -> Result<ExitCode> {
@@ -880,6 +880,6 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         .into_iter()
         .filter(|e| a.filter.as_deref().is_none_or(|f| e.id.contains(f)))
         .collect();
-    let failed = crate::verify::print_claims(&entries, a.format.format(), STATUSES);
-    Ok(crate::verify::exit_code(failed))
+    let failed = crate::claims::print_claims(&entries, a.format.format(), STATUSES);
+    Ok(crate::claims::exit_code(failed))
 }
