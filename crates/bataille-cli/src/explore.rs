@@ -30,13 +30,14 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use bataille_engine::{DeckSpec, Limits, Methods};
 use bataille_search::bmn::Bmn;
-use bataille_search::records::{RecordRow, check_row};
+use bataille_search::records::{FoundBy, RecordRow, check_row};
 use bataille_search::{Bataille, DealGame, Plan, State};
 use clap::Args;
 
 use crate::args::{DeckArgs, RunArgs, max_tricks};
 use crate::output::{
-    append_records, command_line, commit, machine, prepare_outputs, replay_command, utc_now,
+    append_records, check_records_file, command_line, commit, machine, prepare_outputs,
+    replay_command, utc_now,
 };
 use crate::search::{RunConfig, results, run_search};
 
@@ -93,20 +94,18 @@ pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
     }
     // Checked before any work, so that a long run does not end on a bad path.
     crate::output::check_outside_outputs("--records", path, run.out())?;
-    crate::records::check_records_file(path)?;
-    let seed = if args.run.random.is_some() { args.run.seed.to_string() } else { "-".to_string() };
-    // Where the run starts: the working directory may move on during a long run.
-    let found_by = Provenance { command: replay_command(), commit: commit(), machine: machine() };
-    let append =
-        |state: &State| append_longest(path, spec, methods, &seed, &found_by, &game, state);
+    check_records_file(path)?;
+    // Where the run starts: the working directory may move on during a long run. The date is
+    // the end's.
+    let found_by = FoundBy {
+        seed: args.run.random.is_some().then_some(args.run.seed),
+        command: replay_command(),
+        commit: commit(),
+        machine: machine(),
+        date: String::new(),
+    };
+    let append = |state: &State| append_longest(path, spec, methods, &found_by, &game, state);
     run_search(&game, &run, Some(&append))
-}
-
-/// The command, commit and machine of a run, for the records file.
-struct Provenance {
-    command: String,
-    commit: String,
-    machine: String,
 }
 
 /// Appends the longest finished game of `state` by tricks and by cards to the records file,
@@ -115,39 +114,26 @@ fn append_longest(
     path: &Path,
     spec: DeckSpec,
     methods: Methods,
-    seed: &str,
-    found_by: &Provenance,
+    found_by: &FoundBy,
     game: &Bataille,
     state: &State,
 ) -> Result<()> {
-    let date = utc_now();
+    let found_by = FoundBy { date: utc_now(), ..found_by.clone() };
     let mut rows = Vec::new();
     for list in [&state.stats.longest_by_tricks, &state.stats.longest_by_cards] {
         let Some(best) = list.entries().first() else { continue };
         let deal = game.deal_text(&best.deal);
         let row = RecordRow {
-            colours: spec.colours(),
-            values: spec.values(),
+            spec,
             methods,
+            measure: list.measure(),
             tricks: best.tricks,
             cards: best.cards,
             deal: deal.parse().with_context(|| format!("internal error: deal {deal}"))?,
+            found_by: found_by.clone(),
         };
         check_row(&row).with_context(|| format!("internal error: {deal} does not replay"))?;
-        rows.push([
-            spec.colours().to_string(),
-            spec.values().to_string(),
-            methods.to_string(),
-            list.measure().name().to_string(),
-            best.tricks.to_string(),
-            best.cards.to_string(),
-            deal,
-            seed.to_string(),
-            found_by.command.clone(),
-            found_by.commit.clone(),
-            found_by.machine.clone(),
-            date.clone(),
-        ]);
+        rows.push(row);
     }
     if rows.is_empty() {
         println!("records:   no finished game to append");

@@ -58,7 +58,7 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
     // Read the records file first, so that a malformed one is an input error before any output.
     let records_path = args.records.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_RECORDS));
     let rows = if with_records {
-        match crate::records::read_records(&records_path)? {
+        match crate::output::read_records(&records_path)? {
             Some(rows) => Some(rows),
             None if args.records.is_some() => {
                 bail!("cannot read the records file {}: it does not exist", records_path.display())
@@ -169,7 +169,7 @@ fn check_records(path: &Path, rows: &[(usize, RecordRow)], markdown: bool) -> us
     }
     let mut failed = 0;
     for (line, row) in rows {
-        let deck = format!("C={} V={}", row.colours, row.values);
+        let deck = format!("C={} V={}", row.spec.colours(), row.spec.values());
         let stated = format!("{} tricks / {} cards", row.tricks, row.cards);
         let (status, replayed) = match check_row(row) {
             Ok(()) => ("ok", stated.clone()),

@@ -82,7 +82,7 @@ pub struct ShardError {
 }
 
 /// `text` quoted, cut after 80 characters (with its length), for an error message.
-fn quoted(text: &str) -> String {
+pub(crate) fn quoted(text: &str) -> String {
     match text.char_indices().nth(80) {
         None => format!("{text:?}"),
         Some((cut, _)) => format!("{:?}… ({} bytes in all)", &text[..cut], text.len()),
