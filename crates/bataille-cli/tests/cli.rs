@@ -1,18 +1,8 @@
 //! Runs the built `bataille` binary as a user would.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn bataille(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::support::{bataille, stderr, stdout};
 
 #[test]
 fn play_article_v5() {
