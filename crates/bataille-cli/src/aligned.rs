@@ -5,7 +5,6 @@
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use bataille_constructs::aligned::{self, Extension};
 use bataille_engine::{
     Limits, Methods, NoRandom, Outcome, Position,
     aligned::{Aligned, check},
@@ -13,8 +12,11 @@ use bataille_engine::{
 };
 use clap::{Args, Subcommand};
 
-use crate::flags::MethodArgs;
-use crate::play::parse_deal;
+mod blocks;
+
+use crate::args::MethodArgs;
+use crate::deal::parse_deal;
+use crate::extension::{ending, report_extension};
 
 /// Flags of `bataille aligned`.
 #[derive(Debug, Args)]
@@ -58,11 +60,11 @@ enum AlignedCommand {
     /// Every aligned cycle of natural bataille on 2n cards: every multiset of values 1..k used
     /// at most --max-multiplicity times each, dealt n/n (a block). Writes the catalogue (CSV),
     /// one row per loop of tricks.
-    Blocks(crate::blocks::BlocksArgs),
+    Blocks(blocks::BlocksArgs),
     /// Decks built from the blocks catalogue: an exact cover of the C·V deck by prime blocks
     /// with order-preserving maps of their values, laid end to end; each deal is played by the
     /// engine (loop, aligned, period).
-    Cover(crate::blocks::CoverArgs),
+    Cover(blocks::CoverArgs),
 }
 
 pub(crate) fn run(args: AlignedArgs) -> Result<ExitCode> {
@@ -94,8 +96,8 @@ pub(crate) fn run(args: AlignedArgs) -> Result<ExitCode> {
             }
             report_extension(&vec![deal; times], methods)
         }
-        AlignedCommand::Blocks(args) => crate::blocks::run(args),
-        AlignedCommand::Cover(args) => crate::blocks::run_cover(args),
+        AlignedCommand::Blocks(args) => blocks::run(args),
+        AlignedCommand::Cover(args) => blocks::run_cover(args),
         AlignedCommand::Combine { deals, methods } => {
             let methods = methods.deterministic("aligned cycles are defined for")?;
             let deals = deals
@@ -133,17 +135,6 @@ fn run_check(deal: &Position, methods: Methods) -> Result<ExitCode> {
     }
 }
 
-/// How a game that does not loop came out.
-fn ending(o: Outcome) -> &'static str {
-    match o {
-        Outcome::FirstWins => "the first player wins",
-        Outcome::SecondWins => "the second player wins",
-        Outcome::Draw => "a draw",
-        Outcome::Capped => "stopped at the cap",
-        Outcome::Cycle(_) => "a loop",
-    }
-}
-
 fn print_rounds(a: &Aligned) {
     println!("round  tricks  position at the round's end");
     for (i, r) in a.rounds.iter().enumerate() {
@@ -153,68 +144,5 @@ fn print_rounds(a: &Aligned) {
             (true, t) => format!("   (the end of round {t} again: loop)"),
         };
         println!("{:>5}  {:>6}  {}{mark}", i + 1, r.tricks, r.end);
-    }
-}
-
-/// Builds, plays and checks the concatenation of `parts`; prints everything.
-pub(crate) fn report_extension(parts: &[Position], methods: Methods) -> Result<ExitCode> {
-    let e = aligned::extend(parts, methods)?;
-    print_extension(&e, methods);
-    Ok(if crate::construct::extension_ok(&e) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(crate::EXIT_FINDING)
-    })
-}
-
-fn print_extension(e: &Extension, methods: Methods) {
-    println!("methods:   {methods}");
-    for (i, part) in e.parts.iter().enumerate() {
-        let status = match part {
-            Ok(a) => format!(
-                "aligned: rounds of {} cards, loop of {} rounds ({} tricks) after {}",
-                a.half,
-                a.period_rounds,
-                a.period_tricks(),
-                a.tail_rounds
-            ),
-            Err(why) => format!("NOT aligned: {why}"),
-        };
-        println!("part {:<4} {status}", i + 1);
-    }
-    println!("deal:      {}", e.deal);
-    println!("deck:      {}, {} / {} cards", e.spec, e.deal.first().len(), e.deal.second().len());
-    match e.result.outcome {
-        Outcome::Cycle(c) => println!(
-            "outcome:   infinite game (loop): tail {} tricks, period {} tricks, {} cards per player",
-            c.tail_tricks, c.period_tricks, c.period_cards
-        ),
-        o => println!("outcome:   {} after {} tricks (no loop)", ending(o), e.result.tricks),
-    }
-    match &e.aligned {
-        Ok(a) => println!(
-            "aligned:   yes: rounds of {} cards, loop of {} rounds ({} tricks) after {}",
-            a.half,
-            a.period_rounds,
-            a.period_tricks(),
-            a.tail_rounds
-        ),
-        Err(why) => println!("aligned:   no: {why}"),
-    }
-    match (&e.predicted, &e.result.outcome) {
-        (Some(p), Outcome::Cycle(c)) => println!(
-            "predicted: loop of {} rounds ({} tricks) after {}, from the parts: {}",
-            p.period_rounds,
-            p.period_tricks,
-            p.tail_rounds,
-            if p.period_tricks == c.period_tricks { "as found" } else { "NOT as found" }
-        ),
-        (Some(p), _) => println!(
-            "predicted: loop of {} rounds ({} tricks), but the engine finds no loop",
-            p.period_rounds, p.period_tricks
-        ),
-        (None, _) => println!(
-            "predicted: nothing: the construction is only guaranteed when every part is aligned"
-        ),
     }
 }

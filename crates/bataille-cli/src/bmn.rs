@@ -9,13 +9,14 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use bataille_bmn::published::{STATUSES, checks};
-
-use crate::explore::{RunArgs, run_search};
 use bataille_bmn::{
     DeckSpec, Game, Hands, Limits, Outcome, Player, Record, Scratch, format_hand, parse_deal,
     play_hands,
 };
 use clap::{Args, Subcommand};
+
+use crate::args::{RunArgs, max_tricks};
+use crate::search::{RunConfig, run_search};
 
 /// Flags of `bataille bmn`.
 #[derive(Debug, Args)]
@@ -88,7 +89,7 @@ struct PlayArgs {
 #[derive(Debug, Args)]
 struct VerifyArgs {
     #[command(flatten)]
-    format: crate::verify::FormatArgs,
+    format: crate::args::FormatArgs,
 }
 
 pub(crate) fn run(args: BmnArgs) -> Result<ExitCode> {
@@ -105,12 +106,12 @@ fn explore(a: &ExploreArgs) -> Result<ExitCode> {
         (None, Some(counts)) => DeckSpec::parse_counts(counts)?,
         (None, None) => DeckSpec::STANDARD,
     };
-    let limits = match a.max_tricks {
-        Some(0) => bail!("--max-tricks must be at least 1, got 0"),
+    let limits = match max_tricks(a.max_tricks)? {
         Some(max) => Limits { max_tricks: max },
         None => Limits::NONE,
     };
-    run_search(&bataille_search::bmn::Bmn::new(spec, limits), &a.run, 0, None)
+    let game = bataille_search::bmn::Bmn::new(spec, limits);
+    run_search(&game, &RunConfig::new(&game, &a.run, 0)?, None)
 }
 
 /// What `bmn play` was asked to do, validated.
@@ -154,7 +155,7 @@ impl PlayConfig {
             }
             Some(spec)
         };
-        let limits = Limits { max_tricks: a.max_tricks.unwrap_or(u64::MAX) };
+        let limits = Limits { max_tricks: max_tricks(a.max_tricks)?.unwrap_or(u64::MAX) };
         Ok(PlayConfig { hands, deck, trace: a.trace, limits })
     }
 }
@@ -251,6 +252,6 @@ fn print_summary(out: &mut impl Write, config: &PlayConfig, r: &Record) -> std::
 }
 
 fn verify(a: &VerifyArgs) -> Result<ExitCode> {
-    let failed = crate::verify::print_claims(&checks(), a.format.format(), STATUSES);
-    Ok(crate::verify::exit_code(failed))
+    let failed = crate::claims::print_claims(&checks(), a.format.format(), STATUSES);
+    Ok(crate::claims::exit_code(failed))
 }

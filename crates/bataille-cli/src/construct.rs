@@ -428,7 +428,7 @@ fn run_even(args: EvenArgs) -> Result<ExitCode> {
                 "parts:     {a} × the V=4 aligned cycle, then {} × the V=6 one (box 4)",
                 parts.len() - a
             );
-            return crate::aligned::report_extension(&parts, natural);
+            return crate::extension::report_extension(&parts, natural);
         }
     }
     println!("v,a,b,cards,status,tail_tricks,period_tricks,round_cards,period_rounds,deal");
@@ -454,7 +454,7 @@ fn run_even(args: EvenArgs) -> Result<ExitCode> {
                 Ok(al) => (al.half.to_string(), al.period_rounds.to_string()),
                 Err(_) => (String::new(), String::new()),
             };
-            let ok = extension_ok(&e);
+            let ok = crate::extension::extension_ok(&e);
             bad |= !ok;
             println!(
                 "{v},{},{},{},{},{tail},{period},{round},{rounds},\"{}\"",
@@ -467,17 +467,6 @@ fn run_even(args: EvenArgs) -> Result<ExitCode> {
         }
     }
     Ok(if bad { ExitCode::from(crate::EXIT_FINDING) } else { ExitCode::SUCCESS })
-}
-
-/// Whether an extension is an aligned loop with the predicted period.
-pub(crate) fn extension_ok(e: &aligned::Extension) -> bool {
-    match (&e.result.outcome, &e.aligned, &e.predicted) {
-        (Outcome::Cycle(c), Ok(a), Some(p)) => {
-            a.period_tricks() == c.period_tricks && p.period_tricks == c.period_tricks
-        }
-        (Outcome::Cycle(c), Ok(a), None) => a.period_tricks() == c.period_tricks,
-        _ => false,
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

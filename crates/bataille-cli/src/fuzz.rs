@@ -101,7 +101,7 @@ fn deals_parse_or_refuse_briefly() {
         }
         for (c, v, partial) in [(None, None, false), (None, None, true), (Some(0), Some(300), true)]
         {
-            if let Err(e) = crate::play::parse_deal(&t, c, v, partial) {
+            if let Err(e) = crate::deal::parse_deal(&t, c, v, partial) {
                 short(&format!("{e:#}"))?;
             }
         }
@@ -238,7 +238,7 @@ fn state_files_decode_or_refuse() {
 
 #[test]
 fn records_files_parse_or_refuse() {
-    let header = crate::records::RECORD_COLUMNS.join(",");
+    let header = bataille_search::records::RECORD_COLUMNS.join(",");
     let row = prop_oneof![
         prop::collection::vec(number_text(), 12).prop_map(|f| f.join(",")),
         text("0123456789,/[] natural\"", 80),
@@ -247,7 +247,7 @@ fn records_files_parse_or_refuse() {
     check((any::<bool>(), prop::collection::vec(row, 0..6)), move |(with_header, rows)| {
         let mut t = if with_header { format!("{header}\n") } else { String::new() };
         t += &rows.join("\n");
-        if let Err(e) = crate::records::parse_records(Path::new("r.csv"), &t) {
+        if let Err(e) = crate::output::metadata::records_of(Path::new("r.csv"), &t) {
             short(&format!("{e:#}"))?;
         }
         Ok(())
@@ -291,7 +291,7 @@ fn numeric_flags_parse_or_refuse() {
         }
         let _ = crate::checks::threads(&value);
         let _ = crate::checks::seconds(&value);
-        let _ = crate::explore::parse_shard(&format!("{value}/{value}"));
+        let _ = format!("{value}/{value}").parse::<bataille_search::Shard>();
         Ok(())
     });
 }

@@ -19,7 +19,8 @@ use bataille_engine::{Limits, Method};
 use bataille_search::Bataille;
 use clap::Args;
 
-use crate::explore::{DeckArgs, RunArgs, run_search};
+use crate::args::{DeckArgs, RunArgs};
+use crate::search::{RunConfig, run_search};
 
 /// Flags of `bataille hunt`.
 #[derive(Debug, Args)]
@@ -49,10 +50,6 @@ pub(crate) fn run(args: HuntArgs) -> Result<ExitCode> {
     if args.keep == 0 {
         bail!("--keep must be at least 1 deal per loop, got 0");
     }
-    run_search(
-        &Bataille::new(spec, methods, Limits::default_for(methods)),
-        &args.run,
-        args.keep,
-        None,
-    )
+    let game = Bataille::new(spec, methods, Limits::default_for(methods));
+    run_search(&game, &RunConfig::new(&game, &args.run, args.keep)?, None)
 }

@@ -1,8 +1,11 @@
 //! The `bataille` command line.
 //!
-//! Flags are parsed in two stages: [`flags`] holds the raw clap structures, and each command
-//! module turns them into a validated configuration before calling the library crates, which
-//! never see clap. Exit codes: 0 success, 1 a finding the user asked about (a `verify`
+//! Flags are parsed in two stages: clap reads them into typed structures ([`flags`]: the
+//! commands; [`args`]: the groups several commands share; each command's own in its module),
+//! and each command module turns them into a validated configuration before calling the
+//! library crates, which never see clap. No command module imports another: what commands
+//! share is in [`args`], [`checks`], [`claims`], [`deal`], [`extension`], [`search`] and
+//! [`output`]. Exit codes: 0 success, 1 a finding the user asked about (a `verify`
 //! mismatch), 2 a usage or input error.
 
 use std::process::ExitCode;
@@ -10,12 +13,15 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod aligned;
-mod blocks;
+mod args;
 mod bmn;
 mod checks;
+mod claims;
 mod construct;
+mod deal;
 mod experiment;
 mod explore;
+mod extension;
 mod flags;
 #[cfg(test)]
 mod fuzz;
@@ -23,6 +29,7 @@ mod hunt;
 mod output;
 mod play;
 mod records;
+mod search;
 mod takeaway;
 mod verify;
 

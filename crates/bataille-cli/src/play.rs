@@ -4,13 +4,49 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use bataille_engine::{
-    Card, DeckSpec, Game, GameResult, Limits, Method, Methods, NoRandom, Outcome, Position,
-    SeenPositions, TrickResult, Tricks, aligned, play,
+    Card, DeckSpec, Game, GameResult, Limits, Methods, NoRandom, Outcome, Position, SeenPositions,
+    TrickResult, Tricks, aligned, play,
 };
+use clap::Args;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::flags::PlayArgs;
+use crate::args::{AnyMethodArgs, max_tricks};
+use crate::deal::parse_deal;
+
+/// Flags of `bataille play`.
+#[derive(Debug, Args)]
+pub(crate) struct PlayArgs {
+    /// The two hands, top card first: `[5, 3] / [2, 4, 1]` or `5,3/2,4,1`.
+    pub(crate) deal: String,
+    #[command(flatten)]
+    pub(crate) methods: AnyMethodArgs,
+    /// Seed of the random method.
+    #[arg(long, default_value_t = 0)]
+    pub(crate) seed: u64,
+    /// Print every position, as the article does.
+    #[arg(long)]
+    pub(crate) trace: bool,
+    /// Number of colours C (inferred from the deal when omitted).
+    #[arg(long, short = 'c')]
+    pub(crate) colours: Option<usize>,
+    /// Number of values V (inferred from the deal when omitted).
+    #[arg(long, short = 'v')]
+    pub(crate) values: Option<usize>,
+    /// Accept cards that do not form a whole deck (any cards from 1 to V).
+    #[arg(long)]
+    pub(crate) partial: bool,
+    /// Play scripted tricks instead of a stacking method: the order in which the winner stacks
+    /// the cards of each trick, tricks separated by ';' (e.g. "4,2;1,3;4,1;2,3" for the
+    /// article's box 3). Every position is printed, and whether the script comes back to the
+    /// start.
+    #[arg(long, conflicts_with_all = ["method", "method2", "seed"])]
+    pub(crate) orders: Option<String>,
+    /// Stop after this many tricks (default: none for deterministic methods, 10,000,000 with a
+    /// random method).
+    #[arg(long)]
+    pub(crate) max_tricks: Option<u64>,
+}
 
 /// What `play` was asked to do, validated.
 struct PlayConfig {
@@ -44,69 +80,9 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Parses a method name, with the list of names in the error.
-pub(crate) fn parse_method(name: &str) -> Result<Method> {
-    Ok(name.parse()?)
-}
-
-/// Parses the methods of the first player and (when given) of the second.
-pub(crate) fn parse_methods(first: &str, second: Option<&str>) -> Result<Methods> {
-    let first = parse_method(first)?;
-    let second = second.map(parse_method).transpose()?.unwrap_or(first);
-    Ok(Methods::new(first, second))
-}
-
-/// Parses a deal and checks it against the deck: inferred, or given by `colours`/`values`, or
-/// any cards up to V when `partial`.
-pub(crate) fn parse_deal(
-    text: &str,
-    colours: Option<usize>,
-    values: Option<usize>,
-    partial: bool,
-) -> Result<(Position, Option<DeckSpec>)> {
-    let deal = Position::parse(text)
-        .with_context(|| format!("cannot read the deal {}", crate::checks::shown(text)))?;
-    if partial {
-        if colours == Some(0) {
-            bail!("--colours must be at least 1, got 0");
-        }
-        if let Some(v) = values.filter(|&v| v == 0 || v > bataille_engine::MAX_VALUE) {
-            bail!("--values must be 1 to {}, got {v}", bataille_engine::MAX_VALUE);
-        }
-        let max = deal.first().iter().chain(deal.second()).copied().max().unwrap_or(0);
-        let v = values.unwrap_or(usize::from(max));
-        deal.check_partial(v)?;
-        return Ok((deal, None));
-    }
-    let spec = match (colours, values) {
-        (Some(c), Some(v)) => {
-            let spec = DeckSpec::new(c, v)?;
-            deal.check_deck(spec)?;
-            spec
-        }
-        _ => {
-            let spec = deal
-                .infer_deck()
-                .context("the deal is not a whole deck (use --partial to play any cards)")?;
-            if colours.is_some_and(|c| c != spec.colours())
-                || values.is_some_and(|v| v != spec.values())
-            {
-                bail!(
-                    "the deal is a {spec} deck, not the one given by --colours/--values \
-                     (C={} V={})",
-                    colours.map_or("?".to_string(), |c| c.to_string()),
-                    values.map_or("?".to_string(), |v| v.to_string())
-                );
-            }
-            spec
-        }
-    };
-    Ok((deal, Some(spec)))
-}
-
 impl PlayConfig {
     fn new(args: PlayArgs) -> Result<PlayConfig> {
-        let methods = parse_methods(&args.method, args.method2.as_deref())?;
+        let methods = args.methods.methods();
         let (deal, spec) = parse_deal(&args.deal, args.colours, args.values, args.partial)?;
         let deck = match spec {
             Some(spec) => Deck::Whole(spec),
@@ -119,7 +95,7 @@ impl PlayConfig {
             },
         };
         let mut limits = Limits::default_for(methods);
-        if let Some(max) = args.max_tricks {
+        if let Some(max) = max_tricks(args.max_tricks)? {
             limits.max_tricks = max;
         }
         Ok(PlayConfig { deal, deck, methods, seed: args.seed, trace: args.trace, limits })

@@ -28,28 +28,22 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use bataille_engine::{Limits, Methods, NoRandom, Position, backward, play};
+use bataille_engine::{Limits, NoRandom, Position, backward, play};
 use bataille_search::records::{
-    Anneal, Budget, Config, Found, RecordRow, RunOptions, SearchResult, SearchState, search,
+    Anneal, Budget, Config, Found, FoundBy, RecordRow, RunOptions, SearchResult, SearchState,
+    search,
 };
 use bataille_search::stats::Measure;
 use clap::{Args, Subcommand};
 
-use crate::explore::{DeckArgs, rayon_threads};
-use crate::flags::MethodArgs;
+use crate::args::{DeckArgs, MethodArgs};
+use crate::checks::cores;
 use crate::output::progress::RecordsProgress;
 use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
 use crate::output::{
-    OutputFiles, append_records, command_line, commit, machine, prepare_outputs, read_bounded,
-    utc_now,
+    OutputFiles, append_records, check_records_file, command_line, commit, machine,
+    prepare_outputs, read_bounded, utc_now,
 };
-use crate::play::parse_method;
-
-/// The columns of the records file.
-pub(crate) const RECORD_COLUMNS: [&str; 12] = [
-    "colours", "values", "method", "measure", "tricks", "cards", "deal", "seed", "command",
-    "commit", "machine", "date",
-];
 
 /// Flags of `bataille records`.
 #[derive(Debug, Args)]
@@ -96,7 +90,7 @@ struct SearchArgs {
     deck: DeckArgs,
     /// What the search maximises: tricks or cards (the best deals of both are kept).
     #[arg(long, default_value = "tricks")]
-    measure: String,
+    measure: Measure,
     /// Seed of every chain.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -214,20 +208,21 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
             g.tricks,
             g.cards
         );
-        rows.push([
-            spec.colours().to_string(),
-            spec.values().to_string(),
-            methods.to_string(),
-            measure.name().to_string(),
-            g.tricks.to_string(),
-            g.cards.to_string(),
-            deal.to_string(),
-            "-".to_string(),
-            command.clone(),
-            commit.clone(),
-            machine.clone(),
-            date.clone(),
-        ]);
+        rows.push(RecordRow {
+            spec,
+            methods,
+            measure,
+            tricks: g.tricks,
+            cards: g.cards,
+            deal: deal.clone(),
+            found_by: FoundBy {
+                seed: None,
+                command: command.clone(),
+                commit: commit.clone(),
+                machine: machine.clone(),
+                date: date.clone(),
+            },
+        });
     }
     if rows.is_empty() {
         println!("no deal leads to this position (within the budget)");
@@ -238,20 +233,12 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn parse_measure(name: &str) -> Result<Measure> {
-    match name {
-        "tricks" => Ok(Measure::Tricks),
-        "cards" => Ok(Measure::Cards),
-        _ => bail!("invalid measure {name:?}: expected tricks or cards"),
-    }
-}
-
 fn search_command(args: SearchArgs) -> Result<ExitCode> {
     // The code and machine the search starts with (the working directory may move on during a
     // long run).
     let (commit, machine) = (commit(), machine());
     let (spec, methods) = args.deck.validate()?;
-    let measure = parse_measure(&args.measure)?;
+    let measure = args.measure;
     let budget = match (args.time, args.iterations) {
         (_, Some(0)) => bail!("--iterations must be at least 1, got 0"),
         (_, Some(n)) => Budget::Iterations(n),
@@ -311,7 +298,7 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
             args.time.unwrap_or_default()
         );
     }
-    let threads = if args.threads == 0 { rayon_threads() } else { args.threads };
+    let threads = if args.threads == 0 { cores() } else { args.threads };
     let command = command_line();
     let replay = replay_command(&args, result.iterations);
 
@@ -367,21 +354,20 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
             [(Measure::Tricks, &result.by_tricks), (Measure::Cards, &result.by_cards)]
                 .into_iter()
                 .filter_map(|(m, list)| list.first().map(|f| (m, f)))
-                .map(|(m, f)| {
-                    [
-                        spec.colours().to_string(),
-                        spec.values().to_string(),
-                        methods.to_string(),
-                        m.name().to_string(),
-                        f.tricks.to_string(),
-                        f.cards.to_string(),
-                        deal_text(&cfg, &f.deal),
-                        args.seed.to_string(),
-                        replay.clone(),
-                        commit.clone(),
-                        machine.clone(),
-                        date.clone(),
-                    ]
+                .map(|(measure, f)| RecordRow {
+                    spec,
+                    methods,
+                    measure,
+                    tricks: f.tricks,
+                    cards: f.cards,
+                    deal: deal_position(&cfg, &f.deal),
+                    found_by: FoundBy {
+                        seed: Some(args.seed),
+                        command: replay.clone(),
+                        commit: commit.clone(),
+                        machine: machine.clone(),
+                        date: date.clone(),
+                    },
                 })
                 .collect();
         append_records(&args.records, &rows)?;
@@ -399,9 +385,9 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
 fn replay_command(args: &SearchArgs, iterations: u64) -> String {
     let mut c = format!(
         "bataille records search --colours {} --values {} --method {}",
-        args.deck.colours, args.deck.values, args.deck.method
+        args.deck.colours, args.deck.values, args.deck.methods.method
     );
-    if let Some(m) = &args.deck.method2 {
+    if let Some(m) = &args.deck.methods.method2 {
         c += &format!(" --method2 {m}");
     }
     c += &format!(
@@ -412,10 +398,13 @@ fn replay_command(args: &SearchArgs, iterations: u64) -> String {
 }
 
 fn deal_text(cfg: &Config, deal: &[u8]) -> String {
+    deal_position(cfg, deal).to_string()
+}
+
+/// A deal of the search as a position: the first half of the cards to the first player.
+fn deal_position(cfg: &Config, deal: &[u8]) -> Position {
     let half = cfg.spec.cards() / 2;
-    Position::new(deal[..half].to_vec(), deal[half..].to_vec())
-        .expect("a deal of a valid deck")
-        .to_string()
+    Position::new(deal[..half].to_vec(), deal[half..].to_vec()).expect("a deal of a valid deck")
 }
 
 fn best_csv(cfg: &Config, r: &SearchResult) -> Result<Vec<u8>> {
@@ -453,72 +442,4 @@ fn cycles_csv(cfg: &Config, r: &SearchResult) -> Result<Vec<u8>> {
         ])?;
     }
     Ok(w.into_inner()?)
-}
-
-/// Reads the records file into rows to replay: `Ok(None)` when it does not exist.
-pub(crate) fn read_records(path: &Path) -> Result<Option<Vec<(usize, RecordRow)>>> {
-    let Some(text) = read_bounded(path, crate::output::MAX_RECORDS_BYTES)? else {
-        return Ok(None);
-    };
-    parse_records(path, &text).map(Some)
-}
-
-/// Checks, before any work, that the records file at `path` can be read (when it exists) and
-/// appended to.
-pub(crate) fn check_records_file(path: &Path) -> Result<()> {
-    read_records(path)?;
-    crate::output::check_appendable(path)
-}
-
-/// The rows of a records file's text (`path` names it in errors); an empty text has none.
-pub(crate) fn parse_records(path: &Path, text: &str) -> Result<Vec<(usize, RecordRow)>> {
-    if text.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut r = csv::Reader::from_reader(text.as_bytes());
-    let headers = r.headers().with_context(|| format!("cannot read {}", path.display()))?.clone();
-    if headers.iter().collect::<Vec<_>>() != RECORD_COLUMNS {
-        bail!("{}: unexpected columns, expected {}", path.display(), RECORD_COLUMNS.join(","));
-    }
-    let mut rows = Vec::new();
-    for (i, rec) in r.records().enumerate() {
-        let line = i + 2;
-        let rec = rec.with_context(|| format!("{}: line {line}", path.display()))?;
-        let field = |k: usize| rec.get(k).unwrap_or("");
-        let num = |k: usize| -> Result<u64> {
-            field(k).parse().with_context(|| {
-                format!(
-                    "{} line {line}: invalid {} {:?}",
-                    path.display(),
-                    RECORD_COLUMNS[k],
-                    field(k)
-                )
-            })
-        };
-        let method_text = field(2);
-        let (a, b) = method_text.split_once('/').unwrap_or((method_text, method_text));
-        let at = || format!("{} line {line}", path.display());
-        let methods =
-            Methods::new(parse_method(a).with_context(at)?, parse_method(b).with_context(at)?);
-        let deal: Position = field(6).parse().with_context(|| {
-            format!(
-                "{} line {line}: invalid deal {}",
-                path.display(),
-                crate::checks::shown(field(6))
-            )
-        })?;
-        parse_measure(field(3)).with_context(at)?;
-        rows.push((
-            line,
-            RecordRow {
-                colours: num(0)? as usize,
-                values: num(1)? as usize,
-                methods,
-                tricks: num(4)?,
-                cards: num(5)?,
-                deal,
-            },
-        ));
-    }
-    Ok(rows)
 }

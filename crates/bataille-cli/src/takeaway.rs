@@ -2,8 +2,9 @@
 //! 004): solve a position, play against the program, export tables, verify the documents.
 //!
 //! The raw clap structures are here; [`GameSpec::new`] validates them into a game and a start
-//! position, and [`Engine`] answers with Bouton's closed forms, the compressed match tables or
-//! (with `--brute-force`) the generic solver of `bataille-takeaway`.
+//! position of it, and `bataille_takeaway::dispatch::Engine` answers with Bouton's closed
+//! forms, the compressed match tables or (with `--brute-force`) the generic solver. What is
+//! here is how each game is shown and read ([`Front`]).
 
 use std::fs::File;
 use std::io::{self, BufRead, Write};
@@ -11,9 +12,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use bataille_takeaway::catalogue::{self, STATUSES};
+use bataille_takeaway::dispatch::{Engine, FastAnswer};
+use bataille_takeaway::solver::MoveTo;
 use bataille_takeaway::{
-    Convention, Game, Heap, MatchGame, MatchPos, MatchTable, Nim, NimMove, Outcome, Rule, Solver,
-    Subtraction, TwoHeapGame, TwoHeapMove, TwoHeapPos, TwoHeapTable, nim,
+    Convention, Game, Heap, MatchGame, MatchPos, MatchTable, Nim, NimMove, Outcome, Rule,
+    Subtraction, TwoHeapGame, TwoHeapMove, TwoHeapPos, nim,
 };
 use clap::{Args, Subcommand, ValueEnum};
 
@@ -168,7 +171,7 @@ struct VerifyArgs {
     #[arg(long)]
     filter: Option<String>,
     #[command(flatten)]
-    format: crate::verify::FormatArgs,
+    format: crate::args::FormatArgs,
 }
 
 pub(crate) fn run(args: TakeawayArgs) -> Result<ExitCode> {
@@ -184,82 +187,19 @@ pub(crate) fn run(args: TakeawayArgs) -> Result<ExitCode> {
 // ---------------------------------------------------------------------------------------------
 // Validated games and positions.
 
-/// A position of one of the games.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Pos {
-    Rows(Vec<u64>),
-    Heap(u64),
-    Match(MatchPos),
-    Two(TwoHeapPos),
+/// A validated game with its start position (of that game: the variant says both).
+#[derive(Debug, Clone)]
+enum GameAt {
+    Nim(Nim, Vec<u64>),
+    Subtraction(Subtraction, u64),
+    Matches(MatchGame, MatchPos),
+    TwoHeaps(TwoHeapGame, TwoHeapPos),
 }
 
-impl Pos {
-    fn show(&self) -> String {
-        match self {
-            Pos::Rows(r) => r.iter().map(u64::to_string).collect::<Vec<_>>().join("-"),
-            Pos::Heap(n) => n.to_string(),
-            Pos::Match(p) => p.to_string(),
-            Pos::Two(p) => p.to_string(),
-        }
-    }
-}
-
-/// A game, validated.
-#[derive(Debug, Clone, Copy)]
-enum Kind {
-    Nim(Nim),
-    Subtraction(Subtraction),
-    Matches(MatchGame),
-    TwoHeaps(TwoHeapGame),
-}
-
-impl Kind {
-    fn describe(&self) -> String {
-        match self {
-            Kind::Nim(g) => format!("nim, {}", g.convention.describe()),
-            Kind::Subtraction(g) => {
-                format!("take 1 to {}, {}", g.max_take(), Game::convention(g).describe())
-            }
-            Kind::Matches(g) => format!(
-                "matches, one heap, first move 1 to {}, then at most {} after a take of n, {}",
-                g.rule.first_max(),
-                RuleText(g.rule),
-                g.convention.describe()
-            ),
-            Kind::TwoHeaps(g) => format!(
-                "matches, two heaps, first move 1 to {}, then at most {} after a take of n, {}",
-                g.rule.first_max(),
-                RuleText(g.rule),
-                g.convention.describe()
-            ),
-        }
-    }
-
-    fn convention(&self) -> Convention {
-        match self {
-            Kind::Nim(g) => g.convention,
-            Kind::Subtraction(g) => Game::convention(g),
-            Kind::Matches(g) => g.convention,
-            Kind::TwoHeaps(g) => g.convention,
-        }
-    }
-}
-
-/// The rule without its first-move note (shown separately).
-struct RuleText(Rule);
-
-impl std::fmt::Display for RuleText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let r = Rule::new(self.0.k(), self.0.q()).map_err(|_| std::fmt::Error)?;
-        write!(f, "{r}")
-    }
-}
-
-/// A validated game and start position.
+/// A validated game and start position, and how to answer it.
 #[derive(Debug, Clone)]
 struct GameSpec {
-    kind: Kind,
-    start: Pos,
+    game: GameAt,
     brute_force: bool,
 }
 
@@ -302,7 +242,7 @@ impl GameSpec {
             }
             Ok(())
         };
-        let spec = match a.game {
+        let game = match a.game {
             GameKind::Nim | GameKind::Marienbad => {
                 let (default, rows) = if a.game == GameKind::Nim {
                     (Convention::Normal, a.heaps.clone())
@@ -314,8 +254,7 @@ impl GameSpec {
                 if rows.is_empty() {
                     bail!("the game \"nim\" takes the rows, e.g. 1 3 5 7");
                 }
-                let kind = Kind::Nim(Nim { convention: convention_of(a.convention, default) });
-                GameSpec { kind, start: Pos::Rows(rows), brute_force: a.brute_force }
+                GameAt::Nim(Nim { convention: convention_of(a.convention, default) }, rows)
             }
             GameKind::Subtraction | GameKind::FortBoyard => {
                 let (game, heap) = if a.game == GameKind::FortBoyard {
@@ -327,14 +266,10 @@ impl GameSpec {
                     let c = convention_of(a.convention, Convention::Normal);
                     (Subtraction::new(max, c)?, a.heaps.clone())
                 };
-                if heap.len() != 1 {
+                let [heap] = heap[..] else {
                     bail!("the game takes one heap, not {} numbers", heap.len());
-                }
-                GameSpec {
-                    kind: Kind::Subtraction(game),
-                    start: Pos::Heap(heap[0]),
-                    brute_force: a.brute_force,
-                }
+                };
+                GameAt::Subtraction(game, heap)
             }
             GameKind::Matches | GameKind::TwoHeaps => {
                 let rule: Rule = a.rule.as_deref().unwrap_or("2n").parse()?;
@@ -344,11 +279,7 @@ impl GameSpec {
                 if a.game == GameKind::Matches {
                     count(1, "one heap")?;
                     let left = heap_u32(a.heaps[0], "the heap")?;
-                    GameSpec {
-                        kind: Kind::Matches(MatchGame { rule, convention }),
-                        start: Pos::Match(MatchPos { left, prev }),
-                        brute_force: a.brute_force,
-                    }
+                    GameAt::Matches(MatchGame { rule, convention }, MatchPos { left, prev })
                 } else {
                     count(2, "two heaps")?;
                     let pos = TwoHeapPos {
@@ -356,193 +287,206 @@ impl GameSpec {
                         b: heap_u32(a.heaps[1], "the heap")?,
                         prev,
                     };
-                    GameSpec {
-                        kind: Kind::TwoHeaps(TwoHeapGame { rule, convention }),
-                        start: Pos::Two(pos),
-                        brute_force: a.brute_force,
-                    }
+                    GameAt::TwoHeaps(TwoHeapGame { rule, convention }, pos)
                 }
             }
         };
-        Ok(spec)
+        Ok(GameSpec { game, brute_force: a.brute_force })
     }
+}
 
-    /// The size the engine must cover (the largest heap).
-    fn size(&self) -> u64 {
-        match &self.start {
-            Pos::Rows(r) => r.iter().copied().max().unwrap_or(0),
-            Pos::Heap(n) => *n,
-            Pos::Match(p) => u64::from(p.left),
-            Pos::Two(p) => u64::from(p.a.max(p.b)),
-        }
+/// The size an engine must cover to answer `p` (its largest heap).
+fn size<G: Front>(p: &G::Position) -> u64 {
+    G::heaps(p).into_iter().max().unwrap_or(0)
+}
+
+/// The rule without its first-move note (shown separately).
+struct RuleText(Rule);
+
+impl std::fmt::Display for RuleText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let r = Rule::new(self.0.k(), self.0.q()).map_err(|_| std::fmt::Error)?;
+        write!(f, "{r}")
     }
 }
 
 // ---------------------------------------------------------------------------------------------
-// The engine: closed forms, tables, or the generic solver.
+// What the command line shows and reads of each game; the answers are bataille-takeaway's
+// (`dispatch::Engine`).
 
-/// A move and where it leads.
+/// A move and where it leads, as shown.
 #[derive(Debug, Clone)]
-struct Move {
+struct Move<P> {
     text: String,
-    next: Pos,
+    next: P,
 }
 
-/// Answers positions of one game.
-enum Engine {
-    Nim(Nim),
-    Subtraction(Subtraction),
-    Matches(MatchTable),
-    TwoHeaps(TwoHeapTable),
-    Brute(Kind),
+/// The command line's side of a game: its description, its positions and moves as text, a
+/// person's move read, the program's move when it has no winning one.
+trait Front: FastAnswer {
+    /// The game in words.
+    fn describe(&self) -> String;
+    /// The heap sizes of `p`.
+    fn heaps(p: &Self::Position) -> Vec<u64>;
+    /// `p` as text.
+    fn show(p: &Self::Position) -> String;
+    /// The move `m` from `p`, which leads to `next`, as text.
+    fn move_text(p: &Self::Position, m: &Self::Move, next: &Self::Position) -> String;
+    /// Reads a person's move at `p`, or says why it is not one.
+    fn parse_move(&self, p: &Self::Position, words: &[&str]) -> Result<Self::Move, String>;
+    /// The program's move when it has no winning one: the smallest legal take from the largest
+    /// heap, to make the game last.
+    fn fallback(p: &Self::Position) -> Self::Move;
+    /// Where `m` leads from `p`.
+    fn apply(p: &Self::Position, m: &Self::Move) -> Self::Position;
+    /// More lines of `solve` about `p`.
+    fn notes(_engine: &Engine<Self>, _p: &Self::Position) {}
 }
 
-/// Positions the generic solver may store before giving up.
-const BRUTE_LIMIT: usize = 20_000_000;
+/// The move `m` from `p`, shown.
+fn shown<G: Front>(p: &G::Position, (m, next): MoveTo<G>) -> Move<G::Position> {
+    Move { text: G::move_text(p, &m, &next), next }
+}
 
-impl Engine {
-    fn new(spec: &GameSpec, size: u64) -> Result<Engine> {
-        if spec.brute_force {
-            return Ok(Engine::Brute(spec.kind));
-        }
-        Ok(match spec.kind {
-            Kind::Nim(g) => Engine::Nim(g),
-            Kind::Subtraction(g) => Engine::Subtraction(g),
-            Kind::Matches(g) => Engine::Matches(MatchTable::new(g, heap_u32(size, "the heap")?)?),
-            Kind::TwoHeaps(g) => {
-                Engine::TwoHeaps(TwoHeapTable::new(g, heap_u32(size, "the heap")?)?)
-            }
-        })
+/// The winning moves from `p`, shown.
+fn winning<G: Front>(engine: &Engine<G>, p: &G::Position) -> Result<Vec<Move<G::Position>>> {
+    Ok(engine.winning(p)?.into_iter().map(|mv| shown::<G>(p, mv)).collect())
+}
+
+fn number(w: &str, what: &str) -> Result<u64, String> {
+    w.parse::<u64>().map_err(|_| format!("{what} {w:?} is not a number"))
+}
+
+impl Front for Nim {
+    fn describe(&self) -> String {
+        format!("nim, {}", self.convention.describe())
     }
 
-    fn method(&self) -> String {
-        match self {
-            Engine::Nim(_) => "Bouton's closed form".into(),
-            Engine::Subtraction(g) => format!("closed form (period {})", g.period()),
-            Engine::Matches(t) => format!("table of every heap up to {}", t.max_left()),
-            Engine::TwoHeaps(t) => format!("table of every pair of heaps up to {}", t.max()),
-            Engine::Brute(_) => "generic solver (brute force)".into(),
-        }
+    fn heaps(p: &Vec<u64>) -> Vec<u64> {
+        p.clone()
     }
 
-    fn outcome(&self, p: &Pos) -> Result<Outcome> {
-        Ok(match (self, p) {
-            (Engine::Nim(g), Pos::Rows(r)) => nim::outcome(r, g.convention),
-            (Engine::Subtraction(g), Pos::Heap(n)) => g.outcome(*n),
-            (Engine::Matches(t), Pos::Match(m)) => t.outcome(*m).context("beyond the table")?,
-            (Engine::TwoHeaps(t), Pos::Two(m)) => t.outcome(*m).context("beyond the table")?,
-            (Engine::Brute(kind), p) => {
-                let won = !self.winning(p)?.is_empty();
-                if is_over(p) {
-                    kind.convention().terminal_outcome()
-                } else {
-                    Outcome::from_win(won)
-                }
-            }
-            _ => unreachable!("positions match their game"),
-        })
+    fn show(p: &Vec<u64>) -> String {
+        p.iter().map(u64::to_string).collect::<Vec<_>>().join("-")
     }
 
-    fn winning(&self, p: &Pos) -> Result<Vec<Move>> {
-        let moves = match (self, p) {
-            (Engine::Nim(g), Pos::Rows(r)) => {
-                nim::winning_moves(r, g.convention).iter().map(|m| nim_move(r, m)).collect()
-            }
-            (Engine::Subtraction(g), Pos::Heap(n)) => {
-                g.winning_take(*n).map(|t| heap_move(*n, t)).into_iter().collect()
-            }
-            (Engine::Matches(t), Pos::Match(m)) => t
-                .winning_takes(*m)
-                .context("beyond the table")?
-                .into_iter()
-                .map(|take| match_move(*m, take))
-                .collect(),
-            (Engine::TwoHeaps(t), Pos::Two(m)) => t
-                .winning_moves(*m)
-                .context("beyond the table")?
-                .into_iter()
-                .map(|mv| two_move(*m, mv))
-                .collect(),
-            (Engine::Brute(kind), p) => brute_winning(*kind, p)?,
-            _ => unreachable!("positions match their game"),
+    fn move_text(_: &Vec<u64>, m: &NimMove, _: &Vec<u64>) -> String {
+        m.to_string()
+    }
+
+    fn parse_move(&self, r: &Vec<u64>, words: &[&str]) -> Result<NimMove, String> {
+        let [row, take] = words[..] else {
+            return Err("expected a row and a number, e.g. \"2 3\" (take 3 from row 2)".into());
         };
-        Ok(moves)
-    }
-}
-
-fn nim_move(r: &[u64], m: &NimMove) -> Move {
-    Move { text: m.to_string(), next: Pos::Rows(m.apply(r)) }
-}
-
-fn heap_move(n: u64, t: u64) -> Move {
-    Move { text: format!("take {t} ({n} -> {})", n - t), next: Pos::Heap(n - t) }
-}
-
-fn match_move(p: MatchPos, take: u32) -> Move {
-    let next = MatchPos { left: p.left - take, prev: take };
-    Move { text: format!("take {take} -> {next}"), next: Pos::Match(next) }
-}
-
-fn two_move(p: TwoHeapPos, m: TwoHeapMove) -> Move {
-    let next = m.apply(p);
-    Move { text: format!("{m} -> {next}"), next: Pos::Two(next) }
-}
-
-fn brute_winning(kind: Kind, p: &Pos) -> Result<Vec<Move>> {
-    fn run<G: Game>(
-        g: &G,
-        p: &G::Position,
-        show: impl Fn(&G::Move, &G::Position) -> Move,
-    ) -> Result<Vec<Move>> {
-        let mut s = Solver::with_limit(g, BRUTE_LIMIT);
-        Ok(s.winning_moves(p)?.iter().map(|(m, q)| show(m, q)).collect())
-    }
-    match (kind, p) {
-        (Kind::Nim(g), Pos::Rows(r)) => run(&g, r, |m, _| nim_move(r, m)),
-        (Kind::Subtraction(g), Pos::Heap(n)) => run(&g, n, |t, _| heap_move(*n, *t)),
-        (Kind::Matches(g), Pos::Match(m)) => run(&g, m, |t, _| match_move(*m, *t)),
-        (Kind::TwoHeaps(g), Pos::Two(m)) => run(&g, m, |mv, _| two_move(*m, *mv)),
-        _ => unreachable!("positions match their game"),
-    }
-}
-
-fn is_over(p: &Pos) -> bool {
-    match p {
-        Pos::Rows(r) => r.iter().all(|&h| h == 0),
-        Pos::Heap(n) => *n == 0,
-        Pos::Match(m) => m.left == 0,
-        Pos::Two(m) => m.a == 0 && m.b == 0,
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// solve
-
-fn solve(a: SolveArgs) -> Result<ExitCode> {
-    let spec = GameSpec::new(&a.game)?;
-    let engine = Engine::new(&spec, spec.size())?;
-    let p = &spec.start;
-    let outcome = engine.outcome(p)?;
-    let moves = engine.winning(p)?;
-    println!("game:      {}", spec.kind.describe());
-    println!("position:  {}", p.show());
-    match outcome {
-        Outcome::Win if is_over(p) => {
-            println!("outcome:   N: the player to move has won (the opponent took the last one)")
+        let row = number(row, "the row")?;
+        let take = number(take, "the number to take")?;
+        let i = usize::try_from(row).ok().filter(|&i| (1..=r.len()).contains(&i));
+        let Some(i) = i else {
+            return Err(format!("there is no row {row}: rows are 1 to {}", r.len()));
+        };
+        if take == 0 || take > r[i - 1] {
+            return Err(format!("row {row} has {}: take 1 to {}", r[i - 1], r[i - 1]));
         }
-        Outcome::Lose if is_over(p) => {
-            println!("outcome:   P: the player to move has lost (the opponent took the last one)")
+        Ok(NimMove { row: i - 1, from: r[i - 1], to: r[i - 1] - take })
+    }
+
+    fn fallback(r: &Vec<u64>) -> NimMove {
+        let i = (0..r.len()).max_by_key(|&i| (r[i], std::cmp::Reverse(i))).expect("rows");
+        NimMove { row: i, from: r[i], to: r[i] - 1 }
+    }
+
+    fn apply(r: &Vec<u64>, m: &NimMove) -> Vec<u64> {
+        m.apply(r)
+    }
+
+    fn notes(_: &Engine<Nim>, r: &Vec<u64>) {
+        let sums: Vec<String> = nim::column_sums(r).iter().map(u32::to_string).collect();
+        println!("columns:   {} (binary column sums; nim-sum {})", sums.join(" "), nim::nim_sum(r));
+    }
+}
+
+impl Front for Subtraction {
+    fn describe(&self) -> String {
+        format!("take 1 to {}, {}", self.max_take(), Game::convention(self).describe())
+    }
+
+    fn heaps(n: &u64) -> Vec<u64> {
+        vec![*n]
+    }
+
+    fn show(n: &u64) -> String {
+        n.to_string()
+    }
+
+    fn move_text(n: &u64, t: &u64, next: &u64) -> String {
+        format!("take {t} ({n} -> {next})")
+    }
+
+    fn parse_move(&self, n: &u64, words: &[&str]) -> Result<u64, String> {
+        let [take] = words[..] else {
+            return Err("expected how many to take, e.g. \"2\"".into());
+        };
+        let take = number(take, "the number to take")?;
+        let max = self.max_take().min(*n);
+        if take == 0 || take > max {
+            return Err(format!("you may take 1 to {max}, not {take}"));
         }
-        Outcome::Win => println!("outcome:   N: the player to move wins"),
-        Outcome::Lose => println!("outcome:   P: the player to move loses against best play"),
+        Ok(take)
     }
-    if moves.is_empty() {
-        println!("winning:   none");
+
+    fn fallback(_: &u64) -> u64 {
+        1
     }
-    for (i, m) in moves.iter().enumerate() {
-        println!("{}{}", if i == 0 { "winning:   " } else { "           " }, m.text);
+
+    fn apply(n: &u64, t: &u64) -> u64 {
+        n - t
     }
-    if let (Engine::Matches(t), Pos::Match(m)) = (&engine, p) {
+}
+
+impl Front for MatchGame {
+    fn describe(&self) -> String {
+        format!(
+            "matches, one heap, first move 1 to {}, then at most {} after a take of n, {}",
+            self.rule.first_max(),
+            RuleText(self.rule),
+            self.convention.describe()
+        )
+    }
+
+    fn heaps(p: &MatchPos) -> Vec<u64> {
+        vec![u64::from(p.left)]
+    }
+
+    fn show(p: &MatchPos) -> String {
+        p.to_string()
+    }
+
+    fn move_text(_: &MatchPos, take: &u32, next: &MatchPos) -> String {
+        format!("take {take} -> {next}")
+    }
+
+    fn parse_move(&self, m: &MatchPos, words: &[&str]) -> Result<u32, String> {
+        let [take] = words[..] else {
+            return Err("expected how many matches to take, e.g. \"2\"".into());
+        };
+        let take = number(take, "the number to take")?;
+        let max = self.rule.cap(m.prev).min(u64::from(m.left));
+        if take == 0 || take > max {
+            return Err(format!("you may take 1 to {max}, not {take}"));
+        }
+        Ok(take as u32)
+    }
+
+    fn fallback(_: &MatchPos) -> u32 {
+        1
+    }
+
+    fn apply(p: &MatchPos, take: &u32) -> MatchPos {
+        MatchPos { left: p.left - take, prev: *take }
+    }
+
+    fn notes(engine: &Engine<MatchGame>, m: &MatchPos) {
+        let Engine::Fast(t) = engine else { return };
         match (t.min_winning_take(m.left), t.threshold(m.left)) {
             (Some(take), Some(n)) => println!(
                 "threshold: from {} matches the smallest winning take is {take}; ({},n) is won \
@@ -557,10 +501,101 @@ fn solve(a: SolveArgs) -> Result<ExitCode> {
             (None, _) => println!("threshold: no take wins from {} matches", m.left),
         }
     }
-    if let (Kind::Nim(_), Pos::Rows(r)) = (spec.kind, p) {
-        let sums: Vec<String> = nim::column_sums(r).iter().map(u32::to_string).collect();
-        println!("columns:   {} (binary column sums; nim-sum {})", sums.join(" "), nim::nim_sum(r));
+}
+
+impl Front for TwoHeapGame {
+    fn describe(&self) -> String {
+        format!(
+            "matches, two heaps, first move 1 to {}, then at most {} after a take of n, {}",
+            self.rule.first_max(),
+            RuleText(self.rule),
+            self.convention.describe()
+        )
     }
+
+    fn heaps(p: &TwoHeapPos) -> Vec<u64> {
+        vec![u64::from(p.a), u64::from(p.b)]
+    }
+
+    fn show(p: &TwoHeapPos) -> String {
+        p.to_string()
+    }
+
+    fn move_text(_: &TwoHeapPos, m: &TwoHeapMove, next: &TwoHeapPos) -> String {
+        format!("{m} -> {next}")
+    }
+
+    fn parse_move(&self, m: &TwoHeapPos, words: &[&str]) -> Result<TwoHeapMove, String> {
+        let joined: String = words.concat().to_ascii_uppercase();
+        let (heap, digits) = if let Some(d) = joined.strip_suffix('A') {
+            (Heap::A, d)
+        } else if let Some(d) = joined.strip_suffix('B') {
+            (Heap::B, d)
+        } else if let Some(d) = joined.strip_prefix('A') {
+            (Heap::A, d)
+        } else if let Some(d) = joined.strip_prefix('B') {
+            (Heap::B, d)
+        } else {
+            return Err("expected a number and a heap, e.g. \"3A\" or \"2 B\"".into());
+        };
+        let take = number(digits, "the number to take")?;
+        let size = if heap == Heap::A { m.a } else { m.b };
+        let max = self.rule.cap(m.prev).min(u64::from(size));
+        if max == 0 {
+            return Err(format!("heap {heap:?} is empty"));
+        }
+        if take == 0 || take > max {
+            return Err(format!("you may take 1 to {max} from heap {heap:?}, not {take}"));
+        }
+        Ok(TwoHeapMove { heap, take: take as u32 })
+    }
+
+    fn fallback(m: &TwoHeapPos) -> TwoHeapMove {
+        TwoHeapMove { heap: if m.a >= m.b { Heap::A } else { Heap::B }, take: 1 }
+    }
+
+    fn apply(p: &TwoHeapPos, m: &TwoHeapMove) -> TwoHeapPos {
+        m.apply(*p)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// solve
+
+fn solve(a: SolveArgs) -> Result<ExitCode> {
+    let spec = GameSpec::new(&a.game)?;
+    match spec.game {
+        GameAt::Nim(g, p) => solve_game(g, &p, spec.brute_force),
+        GameAt::Subtraction(g, p) => solve_game(g, &p, spec.brute_force),
+        GameAt::Matches(g, p) => solve_game(g, &p, spec.brute_force),
+        GameAt::TwoHeaps(g, p) => solve_game(g, &p, spec.brute_force),
+    }
+}
+
+fn solve_game<G: Front>(game: G, p: &G::Position, brute_force: bool) -> Result<ExitCode> {
+    let engine = Engine::new(game, size::<G>(p), brute_force)?;
+    let outcome = engine.outcome(p)?;
+    let moves = winning(&engine, p)?;
+    println!("game:      {}", game.describe());
+    println!("position:  {}", G::show(p));
+    let over = G::is_over(p);
+    match outcome {
+        Outcome::Win if over => {
+            println!("outcome:   N: the player to move has won (the opponent took the last one)")
+        }
+        Outcome::Lose if over => {
+            println!("outcome:   P: the player to move has lost (the opponent took the last one)")
+        }
+        Outcome::Win => println!("outcome:   N: the player to move wins"),
+        Outcome::Lose => println!("outcome:   P: the player to move loses against best play"),
+    }
+    if moves.is_empty() {
+        println!("winning:   none");
+    }
+    for (i, m) in moves.iter().enumerate() {
+        println!("{}{}", if i == 0 { "winning:   " } else { "           " }, m.text);
+    }
+    G::notes(&engine, p);
     println!("solved by: {}", engine.method());
     Ok(ExitCode::SUCCESS)
 }
@@ -568,105 +603,30 @@ fn solve(a: SolveArgs) -> Result<ExitCode> {
 // ---------------------------------------------------------------------------------------------
 // play
 
-/// Reads a person's move at `p`, or says why it is not one.
-fn parse_move(kind: &Kind, p: &Pos, text: &str) -> Result<Move, String> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let number = |w: &str, what: &str| -> Result<u64, String> {
-        w.parse::<u64>().map_err(|_| format!("{what} {w:?} is not a number"))
-    };
-    match (kind, p) {
-        (Kind::Nim(_), Pos::Rows(r)) => {
-            let [row, take] = words[..] else {
-                return Err("expected a row and a number, e.g. \"2 3\" (take 3 from row 2)".into());
-            };
-            let row = number(row, "the row")?;
-            let take = number(take, "the number to take")?;
-            let i = usize::try_from(row).ok().filter(|&i| (1..=r.len()).contains(&i));
-            let Some(i) = i else {
-                return Err(format!("there is no row {row}: rows are 1 to {}", r.len()));
-            };
-            if take == 0 || take > r[i - 1] {
-                return Err(format!("row {row} has {}: take 1 to {}", r[i - 1], r[i - 1]));
-            }
-            Ok(nim_move(r, &NimMove { row: i - 1, from: r[i - 1], to: r[i - 1] - take }))
-        }
-        (Kind::Subtraction(g), Pos::Heap(n)) => {
-            let [take] = words[..] else {
-                return Err("expected how many to take, e.g. \"2\"".into());
-            };
-            let take = number(take, "the number to take")?;
-            let max = g.max_take().min(*n);
-            if take == 0 || take > max {
-                return Err(format!("you may take 1 to {max}, not {take}"));
-            }
-            Ok(heap_move(*n, take))
-        }
-        (Kind::Matches(g), Pos::Match(m)) => {
-            let [take] = words[..] else {
-                return Err("expected how many matches to take, e.g. \"2\"".into());
-            };
-            let take = number(take, "the number to take")?;
-            let max = g.rule.cap(m.prev).min(u64::from(m.left));
-            if take == 0 || take > max {
-                return Err(format!("you may take 1 to {max}, not {take}"));
-            }
-            Ok(match_move(*m, take as u32))
-        }
-        (Kind::TwoHeaps(g), Pos::Two(m)) => {
-            let joined: String = words.concat().to_ascii_uppercase();
-            let (heap, digits) = if let Some(d) = joined.strip_suffix('A') {
-                (Heap::A, d)
-            } else if let Some(d) = joined.strip_suffix('B') {
-                (Heap::B, d)
-            } else if let Some(d) = joined.strip_prefix('A') {
-                (Heap::A, d)
-            } else if let Some(d) = joined.strip_prefix('B') {
-                (Heap::B, d)
-            } else {
-                return Err("expected a number and a heap, e.g. \"3A\" or \"2 B\"".into());
-            };
-            let take = number(digits, "the number to take")?;
-            let size = if heap == Heap::A { m.a } else { m.b };
-            let max = g.rule.cap(m.prev).min(u64::from(size));
-            if max == 0 {
-                return Err(format!("heap {heap:?} is empty"));
-            }
-            if take == 0 || take > max {
-                return Err(format!("you may take 1 to {max} from heap {heap:?}, not {take}"));
-            }
-            Ok(two_move(*m, TwoHeapMove { heap, take: take as u32 }))
-        }
-        _ => unreachable!("positions match their game"),
-    }
-}
-
-/// The program's move when it has no winning one: the smallest legal take from the largest
-/// heap, to make the game last.
-fn fallback(kind: &Kind, p: &Pos) -> Move {
-    match (kind, p) {
-        (_, Pos::Rows(r)) => {
-            let i = (0..r.len()).max_by_key(|&i| (r[i], std::cmp::Reverse(i))).expect("rows");
-            nim_move(r, &NimMove { row: i, from: r[i], to: r[i] - 1 })
-        }
-        (_, Pos::Heap(n)) => heap_move(*n, 1),
-        (_, Pos::Match(m)) => match_move(*m, 1),
-        (_, Pos::Two(m)) => {
-            two_move(*m, TwoHeapMove { heap: if m.a >= m.b { Heap::A } else { Heap::B }, take: 1 })
-        }
-    }
-}
-
 fn play(a: PlayArgs) -> Result<ExitCode> {
     let spec = GameSpec::new(&a.game)?;
-    let engine = Engine::new(&spec, spec.size())?;
-    let misere = spec.kind.convention() == Convention::Misere;
-    let mut p = spec.start.clone();
+    match spec.game {
+        GameAt::Nim(g, p) => play_game(g, p, spec.brute_force, &a),
+        GameAt::Subtraction(g, p) => play_game(g, p, spec.brute_force, &a),
+        GameAt::Matches(g, p) => play_game(g, p, spec.brute_force, &a),
+        GameAt::TwoHeaps(g, p) => play_game(g, p, spec.brute_force, &a),
+    }
+}
+
+fn play_game<G: Front>(
+    game: G,
+    mut p: G::Position,
+    brute_force: bool,
+    a: &PlayArgs,
+) -> Result<ExitCode> {
+    let engine = Engine::new(game, size::<G>(&p), brute_force)?;
+    let misere = game.convention() == Convention::Misere;
     let mut yours = a.first == Starter::You;
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = io::stdout().lock();
-    writeln!(out, "game:      {}", spec.kind.describe())?;
-    writeln!(out, "position:  {}", p.show())?;
+    writeln!(out, "game:      {}", game.describe())?;
+    writeln!(out, "position:  {}", G::show(&p))?;
     let start = engine.outcome(&p)?;
     let verdict = match (yours, start) {
         (true, Outcome::Win) => "you can win, if you find the right moves",
@@ -675,13 +635,13 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
         (false, Outcome::Lose) => "the program starts in a lost position: win it",
     };
     writeln!(out, "{verdict}; enter moves one a line, `quit` to stop")?;
-    while !is_over(&p) {
+    while !G::is_over(&p) {
         if yours {
-            write!(out, "{}: your move> ", p.show())?;
+            write!(out, "{}: your move> ", G::show(&p))?;
             out.flush()?;
             let Some(line) = lines.next() else {
                 writeln!(out)?;
-                bail!("input ended before the game was over (position {})", p.show());
+                bail!("input ended before the game was over (position {})", G::show(&p));
             };
             let line = line.context("cannot read standard input")?;
             let text = line.trim();
@@ -689,15 +649,18 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
                 continue;
             }
             if matches!(text, "quit" | "q" | "exit") {
-                writeln!(out, "game abandoned at {}", p.show())?;
+                writeln!(out, "game abandoned at {}", G::show(&p))?;
                 return Ok(ExitCode::SUCCESS);
             }
-            match parse_move(&spec.kind, &p, text) {
+            let words: Vec<&str> = text.split_whitespace().collect();
+            match game.parse_move(&p, &words) {
                 Ok(m) => {
+                    let next = G::apply(&p, &m);
+                    let m = shown::<G>(&p, (m, next));
                     writeln!(out, "you:       {}", m.text)?;
                     p = m.next;
                 }
-                Err(why) if a.strict => bail!("bad move {text:?} at {}: {why}", p.show()),
+                Err(why) if a.strict => bail!("bad move {text:?} at {}: {why}", G::show(&p)),
                 Err(why) => {
                     out.flush()?;
                     eprintln!("bad move {text:?}: {why}");
@@ -705,10 +668,13 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
                 }
             }
         } else {
-            let winning = engine.winning(&p)?;
-            let (m, note) = match winning.into_iter().next() {
+            let (m, note) = match winning(&engine, &p)?.into_iter().next() {
                 Some(m) => (m, ""),
-                None => (fallback(&spec.kind, &p), " (no winning move here: playing on)"),
+                None => {
+                    let m = G::fallback(&p);
+                    let next = G::apply(&p, &m);
+                    (shown::<G>(&p, (m, next)), " (no winning move here: playing on)")
+                }
             };
             writeln!(out, "program:   {}{note}", m.text)?;
             p = m.next;
@@ -743,7 +709,7 @@ fn csv_writer(output: Option<&str>) -> Result<csv::Writer<Box<dyn Write>>> {
 /// The most rows `table positions` writes.
 const MAX_TABLE_ROWS: u64 = 20_000_000;
 
-fn joined(moves: &[Move]) -> String {
+fn joined<P>(moves: &[Move<P>]) -> String {
     moves.iter().map(|m| m.text.as_str()).collect::<Vec<_>>().join("; ")
 }
 
@@ -758,11 +724,11 @@ fn positions(a: PositionsArgs) -> Result<ExitCode> {
     let max32 = heap_u32(a.max, "--max")?;
     let prev_max = a.prev_max.unwrap_or(max32);
     let (m, p) = (a.max as f64 + 1.0, f64::from(prev_max) + 1.0);
-    let rows = match spec.kind {
-        Kind::Nim(_) => (1..=a.rows).map(|i| (m - 1.0 + i as f64) / i as f64).product(),
-        Kind::Subtraction(_) => m,
-        Kind::Matches(_) => m * p,
-        Kind::TwoHeaps(_) => m * (m + 1.0) / 2.0 * p,
+    let rows = match spec.game {
+        GameAt::Nim(..) => (1..=a.rows).map(|i| (m - 1.0 + i as f64) / i as f64).product(),
+        GameAt::Subtraction(..) => m,
+        GameAt::Matches(..) => m * p,
+        GameAt::TwoHeaps(..) => m * (m + 1.0) / 2.0 * p,
     };
     if rows > MAX_TABLE_ROWS as f64 {
         bail!(
@@ -770,52 +736,48 @@ fn positions(a: PositionsArgs) -> Result<ExitCode> {
              --rows or --prev-max"
         );
     }
-    let engine = Engine::new(&spec, a.max)?;
-    let mut w = csv_writer(a.output.as_deref())?;
-    match spec.kind {
-        Kind::Nim(_) => {
+    let brute = spec.brute_force;
+    match spec.game {
+        GameAt::Nim(g, _) => {
+            let engine = Engine::new(g, a.max, brute)?;
+            let mut w = csv_writer(a.output.as_deref())?;
             if a.rows == 0 || a.rows > 8 {
                 bail!("--rows must be 1 to 8, not {}", a.rows);
             }
             w.write_record(["rows", "outcome", "nim_sum", "winning_moves"])?;
             for r in nim::sorted_positions(a.rows, a.max) {
-                let p = Pos::Rows(r.clone());
                 w.write_record([
-                    p.show(),
-                    engine.outcome(&p)?.letter().to_string(),
+                    Nim::show(&r),
+                    engine.outcome(&r)?.letter().to_string(),
                     nim::nim_sum(&r).to_string(),
-                    joined(&engine.winning(&p)?),
+                    joined(&winning(&engine, &r)?),
                 ])?;
             }
+            w.flush()?;
         }
-        Kind::Subtraction(_) => {
+        GameAt::Subtraction(g, _) => {
+            let engine = Engine::new(g, a.max, brute)?;
+            let mut w = csv_writer(a.output.as_deref())?;
             w.write_record(["objects", "outcome", "winning_take"])?;
             for n in 0..=a.max {
-                let p = Pos::Heap(n);
-                let take = engine.winning(&p)?.first().map(|m| match &m.next {
-                    Pos::Heap(left) => (n - left).to_string(),
-                    _ => unreachable!("a heap leads to a heap"),
-                });
+                let take = engine.winning(&n)?.first().map(|(t, _)| t.to_string());
                 w.write_record([
                     n.to_string(),
-                    engine.outcome(&p)?.letter().to_string(),
+                    engine.outcome(&n)?.letter().to_string(),
                     take.unwrap_or_default(),
                 ])?;
             }
+            w.flush()?;
         }
-        Kind::Matches(_) => {
+        GameAt::Matches(g, _) => {
+            let engine = Engine::new(g, a.max, brute)?;
+            let mut w = csv_writer(a.output.as_deref())?;
             w.write_record(["left", "prev", "outcome", "winning_takes"])?;
             for left in 1..=max32 {
                 for prev in 0..=prev_max {
-                    let p = Pos::Match(MatchPos { left, prev });
-                    let takes: Vec<String> = engine
-                        .winning(&p)?
-                        .iter()
-                        .map(|m| match &m.next {
-                            Pos::Match(q) => q.prev.to_string(),
-                            _ => unreachable!("a heap leads to a heap"),
-                        })
-                        .collect();
+                    let p = MatchPos { left, prev };
+                    let takes: Vec<String> =
+                        engine.winning(&p)?.iter().map(|(t, _)| t.to_string()).collect();
                     w.write_record([
                         left.to_string(),
                         prev.to_string(),
@@ -824,18 +786,18 @@ fn positions(a: PositionsArgs) -> Result<ExitCode> {
                     ])?;
                 }
             }
+            w.flush()?;
         }
-        Kind::TwoHeaps(_) => {
+        GameAt::TwoHeaps(g, _) => {
+            let engine = Engine::new(g, a.max, brute)?;
+            let mut w = csv_writer(a.output.as_deref())?;
             w.write_record(["a", "b", "prev", "outcome", "winning_moves"])?;
             for x in 0..=max32 {
                 for y in 0..=x {
                     for prev in 0..=prev_max {
-                        let p = Pos::Two(TwoHeapPos { a: x, b: y, prev });
-                        let moves: Vec<String> = engine
-                            .winning(&p)?
-                            .iter()
-                            .map(|m| m.text.split(' ').next().unwrap_or_default().to_string())
-                            .collect();
+                        let p = TwoHeapPos { a: x, b: y, prev };
+                        let moves: Vec<String> =
+                            engine.winning(&p)?.iter().map(|(m, _)| m.to_string()).collect();
                         w.write_record([
                             x.to_string(),
                             y.to_string(),
@@ -846,9 +808,9 @@ fn positions(a: PositionsArgs) -> Result<ExitCode> {
                     }
                 }
             }
+            w.flush()?;
         }
     }
-    w.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -880,6 +842,6 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         .into_iter()
         .filter(|e| a.filter.as_deref().is_none_or(|f| e.id.contains(f)))
         .collect();
-    let failed = crate::verify::print_claims(&entries, a.format.format(), STATUSES);
-    Ok(crate::verify::exit_code(failed))
+    let failed = crate::claims::print_claims(&entries, a.format.format(), STATUSES);
+    Ok(crate::claims::exit_code(failed))
 }

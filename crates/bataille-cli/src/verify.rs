@@ -5,61 +5,33 @@
 //! stays as the claims page of the book shows it.
 //!
 //! The claims are printed by the one printer of `bataille-claims`, which `bataille bmn verify`
-//! and `bataille takeaway verify` use too, through [`FormatArgs`] and [`print_claims`].
+//! and `bataille takeaway verify` use too, through [`crate::args::FormatArgs`] and [`crate::claims::print_claims`].
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use bataille_claims::{Claim, Format, Status, Tally, render};
+use bataille_claims::{Claim, Format, Status};
 use bataille_search::records::{RecordRow, check_row};
 use bataille_search::state::State;
 use bataille_verify::hunts::{COMMITTED_HUNTS, CommittedHunt, hunt_claims};
 use bataille_verify::{STATUSES, catalogue};
 use clap::Args;
 
-use crate::flags::VerifyArgs;
+use crate::claims::{exit_code, print_claims};
 
-/// How the three `verify` commands print their claims.
+/// Flags of `bataille verify`.
 #[derive(Debug, Args)]
-pub(crate) struct FormatArgs {
-    /// Print the evidence of every entry, not only of misprints, disagreements and failures.
+pub(crate) struct VerifyArgs {
+    /// Show only the entries whose name contains this text.
     #[arg(long)]
-    details: bool,
-    /// Print the table in Markdown (`bataille verify --markdown` is the README's table).
-    #[arg(long, conflicts_with = "csv")]
-    markdown: bool,
-    /// Write the entries as CSV: name, source, status, claim, published, computed, evidence.
-    #[arg(long)]
-    csv: bool,
-}
-
-impl FormatArgs {
-    /// The printer's format.
-    pub(crate) fn format(&self) -> Format {
-        match (self.markdown, self.csv) {
-            (true, _) => Format::Markdown,
-            (false, true) => Format::Csv,
-            (false, false) => Format::Table { details: self.details },
-        }
-    }
-}
-
-/// Prints `claims` in `format` and, under a table, a blank line and the tally over `statuses`
-/// (the ones the catalogue uses); returns the number of failed claims.
-pub(crate) fn print_claims(claims: &[Claim], format: Format, statuses: &[Status]) -> usize {
-    print!("{}", render(claims, format));
-    let tally = Tally::of(claims);
-    if format != Format::Csv {
-        println!();
-        println!("{}", tally.line(statuses));
-    }
-    tally.failed()
-}
-
-/// Exit 0 when nothing failed, [`crate::EXIT_FINDING`] otherwise.
-pub(crate) fn exit_code(failed: usize) -> ExitCode {
-    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(crate::EXIT_FINDING) }
+    pub(crate) filter: Option<String>,
+    #[command(flatten)]
+    pub(crate) format: crate::args::FormatArgs,
+    /// The records file whose rows are replayed after the catalogue (skipped when the default
+    /// file does not exist; not with --csv, which writes the catalogue only).
+    #[arg(long, value_name = "FILE", conflicts_with = "csv")]
+    pub(crate) records: Option<std::path::PathBuf>,
 }
 
 pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
@@ -86,7 +58,7 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
     // Read the records file first, so that a malformed one is an input error before any output.
     let records_path = args.records.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_RECORDS));
     let rows = if with_records {
-        match crate::records::read_records(&records_path)? {
+        match crate::output::read_records(&records_path)? {
             Some(rows) => Some(rows),
             None if args.records.is_some() => {
                 bail!("cannot read the records file {}: it does not exist", records_path.display())
@@ -197,7 +169,7 @@ fn check_records(path: &Path, rows: &[(usize, RecordRow)], markdown: bool) -> us
     }
     let mut failed = 0;
     for (line, row) in rows {
-        let deck = format!("C={} V={}", row.colours, row.values);
+        let deck = format!("C={} V={}", row.spec.colours(), row.spec.values());
         let stated = format!("{} tricks / {} cards", row.tricks, row.cards);
         let (status, replayed) = match check_row(row) {
             Ok(()) => ("ok", stated.clone()),

@@ -1,31 +1,12 @@
 //! `bataille bmn`: beggar-my-neighbour from the command line.
 
-use std::process::{Command, Output};
-
-fn bataille(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Runs a command that must succeed; returns its output.
-fn ok(args: &[&str]) -> String {
-    let o = bataille(args);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    stdout(&o)
-}
+use crate::support::{bataille, stderr, stdout, stdout_ok};
 
 const CASELLA: [&str; 2] = ["---K---Q-KQAJ-----AAJ--J--", "----------Q----KQ-J-----KA"];
 
 #[test]
 fn casella_loops() {
-    let out = ok(&["bmn", "play", CASELLA[0], CASELLA[1]]);
+    let out = stdout_ok(&["bmn", "play", CASELLA[0], CASELLA[1]]);
     assert!(out.contains("outcome:   never ends (loop)"), "{out}");
     // Casella et al.: a loop of 62 tricks.
     assert!(out.contains("period:    62 tricks,"), "{out}");
@@ -43,7 +24,7 @@ fn hands_starting_with_hyphens_are_values() {
         vec!["bmn", "play", a, b, "--deck", "standard"],
         vec!["bmn", "play", "--", a, b],
     ] {
-        let out = ok(&args);
+        let out = stdout_ok(&args);
         assert!(
             out.contains("cards:     8344\ntricks:    1164\n")
                 || out.contains("tricks:    1164\ncards:     8344"),
@@ -52,15 +33,15 @@ fn hands_starting_with_hyphens_are_values() {
     }
     // One argument FIRST/SECOND, as `format_deal` writes deals.
     let joined = format!("{a}/{b}");
-    assert!(ok(&["bmn", "play", &joined]).contains("tricks:    1164"));
+    assert!(stdout_ok(&["bmn", "play", &joined]).contains("tricks:    1164"));
     // A hand of exactly "--" needs the separator.
-    let out = ok(&["bmn", "play", "--partial", "--", "-J-", "--"]);
+    let out = stdout_ok(&["bmn", "play", "--partial", "--", "-J-", "--"]);
     assert!(out.contains("hands:     -J- / --"), "{out}");
 }
 
 #[test]
 fn trace_lists_every_trick() {
-    let out = ok(&["bmn", "play", "--partial", "--trace", "J-", "00"]);
+    let out = stdout_ok(&["bmn", "play", "--partial", "--trace", "J-", "00"]);
     assert_eq!(
         out.lines().take(4).collect::<Vec<_>>(),
         [
@@ -71,7 +52,7 @@ fn trace_lists_every_trick() {
         ]
     );
     // The loop of Casella's game: tail + period tricks, with the loop's start marked.
-    let out = ok(&["bmn", "play", "--trace", CASELLA[0], CASELLA[1]]);
+    let out = stdout_ok(&["bmn", "play", "--trace", CASELLA[0], CASELLA[1]]);
     let tricks = out.lines().filter(|l| l.starts_with(" ") && l.contains(" -> ")).count();
     assert!(
         out.contains(&format!("tricks:    {tricks} until the first repeated position")),
@@ -85,9 +66,9 @@ fn other_decks() {
     // The 40-card Italian deck (no aces): 28 numerals, 4 J, 4 Q, 4 K.
     let a = "--J---Q---K---J---QK";
     let b = "--K---J---Q---K-J-Q-";
-    let out = ok(&["bmn", "play", "--deck", "italian", a, b]);
+    let out = stdout_ok(&["bmn", "play", "--deck", "italian", a, b]);
     assert!(out.contains("deck:      40 cards (28 numerals, 4 J, 4 Q, 4 K, 0 A); a deal"), "{out}");
-    let out = ok(&["bmn", "play", "--counts", "28,4,4,4,0", a, b]);
+    let out = stdout_ok(&["bmn", "play", "--counts", "28,4,4,4,0", a, b]);
     assert!(out.contains("40 cards"), "{out}");
     // The same hands are not a standard deck.
     let o = bataille(&["bmn", "play", a, b]);
@@ -104,13 +85,13 @@ fn verify_passes_and_reports_the_misprint() {
     assert!(out.contains("misprint          bmn-article-box1-hands"), "{out}");
     assert!(out.contains("numerals: 31 instead of 36 (5 missing)"), "{out}");
     assert!(!out.contains("FAIL"), "{out}");
-    let details = ok(&["bmn", "verify", "--details"]);
+    let details = stdout_ok(&["bmn", "verify", "--details"]);
     assert!(details.contains("would give 8345 cards, 1165 tricks"), "{details}");
     // The same printer as `bataille verify`: Markdown and CSV.
-    let md = ok(&["bmn", "verify", "--markdown"]);
+    let md = stdout_ok(&["bmn", "verify", "--markdown"]);
     assert!(md.starts_with("| claim | source | published | computed | status |\n"), "{md}");
     assert!(md.contains("| `bmn-casella-loop`: "), "{md}");
-    let csv = ok(&["bmn", "verify", "--csv"]);
+    let csv = stdout_ok(&["bmn", "verify", "--csv"]);
     let mut r = csv::Reader::from_reader(csv.as_bytes());
     let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), 6);

@@ -1,18 +1,8 @@
 //! Runs the built `bataille` binary as a user would.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn bataille(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::support::{bataille, stderr, stdout};
 
 #[test]
 fn play_article_v5() {
@@ -43,6 +33,34 @@ fn bad_input_is_a_usage_error() {
         assert!(!stderr(&o).is_empty(), "{args:?}");
         assert!(!stderr(&o).contains("panicked"), "{args:?}");
     }
+}
+
+/// `--max-tricks 0` would stop every game before its first trick: every command that takes
+/// the flag refuses it, with the same message, before any work.
+#[test]
+fn max_tricks_zero_is_refused_everywhere() {
+    let dir = std::env::temp_dir().join(format!("bataille-max-tricks-{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    for args in [
+        &["play", "5,3/2,4,1", "--max-tricks", "0"][..],
+        &["play", "5,3/2,4,1", "-m", "random", "--max-tricks", "0"],
+        &["explore", "-c", "2", "-v", "3", "--exhaustive", "--max-tricks", "0", "--out", out],
+        &["bmn", "play", "--max-tricks", "0", "--partial", "A-/-J"],
+        &["bmn", "explore", "--counts", "2,1,1,0,0", "--exhaustive", "--max-tricks", "0"],
+    ] {
+        let mut args = args.to_vec();
+        if args[..2] == ["bmn", "explore"] {
+            args.extend(["--out", out]);
+        }
+        let o = bataille(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+        assert_eq!(stderr(&o), "bataille: error: --max-tricks must be at least 1, got 0\n");
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+        assert!(!dir.exists(), "{args:?} created its output directory");
+    }
+    // 1 is a cap like any other.
+    let o = bataille(&["play", "5,3/2,4,1", "--max-tricks", "1"]);
+    assert!(stdout(&o).contains("stopped at the cap of 1 tricks"), "{}", stdout(&o));
 }
 
 #[test]

@@ -1,16 +1,11 @@
 //! `bataille construct` and `bataille aligned`, run as a user would.
 
-use std::process::{Command, Output};
-
-fn bataille(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs")
-}
+use crate::support::{bataille, stderr, stdout};
 
 /// Runs `args`, checks the exit code and that every needle is in stdout; returns stdout.
 fn check(args: &[&str], code: i32, needles: &[&str]) -> String {
     let o = bataille(args);
-    let out = String::from_utf8_lossy(&o.stdout).into_owned();
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let (out, err) = (stdout(&o), stderr(&o));
     assert_eq!(o.status.code(), Some(code), "{args:?}\nstdout:\n{out}\nstderr:\n{err}");
     assert!(!err.contains("panicked"), "{args:?}: {err}");
     for n in needles {

@@ -3,23 +3,9 @@
 //! refused with exit code 2.
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-fn bataille(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs")
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("experiment-tests").join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::support::{bataille, text};
 
 fn repo(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path).display().to_string()
@@ -36,7 +22,7 @@ fn shipped_recipes_parse() {
 
 #[test]
 fn small_run_is_thread_independent_and_feeds_records() {
-    let dir = scratch("small");
+    let dir = scratch!("small");
     let recipe = dir.join("tiny.recipe");
     fs::write(
         &recipe,
@@ -105,7 +91,7 @@ fn small_run_is_thread_independent_and_feeds_records() {
 
 #[test]
 fn bad_recipes_are_refused() {
-    let dir = scratch("bad");
+    let dir = scratch!("bad");
     let check = |content: &str, expected: &str| {
         let path = dir.join("bad.recipe");
         fs::write(&path, content).unwrap();

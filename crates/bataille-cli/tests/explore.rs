@@ -2,44 +2,16 @@
 //! across threads, shards + merge, interruption + resume, and refusals of bad input.
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
 
-fn bataille(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs")
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
-/// A fresh scratch directory under the target directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("explore-tests").join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::support::{assert_same_files, bataille, run_ok, summary_value, text};
 
 const RESULTS: [&str; 5] =
     ["summary.csv", "histograms.csv", "records.csv", "cycles.csv", "state.txt"];
 
-fn assert_same_results(a: &Path, b: &Path) {
-    for f in RESULTS {
-        let (x, y) = (fs::read(a.join(f)).unwrap(), fs::read(b.join(f)).unwrap());
-        assert!(x == y, "{f} differs between {} and {}", a.display(), b.display());
-    }
-}
-
-fn run_ok(args: &[&str]) -> String {
-    let o = bataille(args);
-    assert!(o.status.success(), "{args:?}: {}", text(&o));
-    text(&o)
-}
-
 #[test]
 fn exhaustive_c4_v3_writes_the_tables() {
-    let dir = scratch("c4v3");
+    let dir = scratch!("c4v3");
     let out = dir.join("out");
     let o =
         run_ok(&["explore", "-c", "4", "-v", "3", "--exhaustive", "--out", out.to_str().unwrap()]);
@@ -63,7 +35,7 @@ fn exhaustive_c4_v3_writes_the_tables() {
 
 #[test]
 fn same_files_whatever_the_threads() {
-    let dir = scratch("threads");
+    let dir = scratch!("threads");
     for (name, args) in [
         ("random", &["-c", "4", "-v", "5", "--random", "40000", "--seed", "7"][..]),
         ("exhaustive", &["-c", "2", "-v", "5", "--exhaustive", "-m", "optimized"][..]),
@@ -79,14 +51,14 @@ fn same_files_whatever_the_threads() {
                 out
             })
             .collect();
-        assert_same_results(&outs[0], &outs[1]);
-        assert_same_results(&outs[0], &outs[2]);
+        assert_same_files(&outs[0], &outs[1], &RESULTS);
+        assert_same_files(&outs[0], &outs[2], &RESULTS);
     }
 }
 
 #[test]
 fn merged_shards_equal_one_run() {
-    let dir = scratch("shards");
+    let dir = scratch!("shards");
     let common = ["-c", "4", "-v", "5", "--random", "60000", "--seed", "3", "-m", "natural"];
     let whole = dir.join("whole");
     let mut a = vec!["explore", "--out", whole.to_str().unwrap()];
@@ -103,7 +75,7 @@ fn merged_shards_equal_one_run() {
     let (p1, p2, p3) =
         (parts[0].to_str().unwrap(), parts[1].to_str().unwrap(), parts[2].to_str().unwrap());
     run_ok(&["merge", p3, p1, p2, "--out", merged.to_str().unwrap()]);
-    assert_same_results(&whole, &merged);
+    assert_same_files(&whole, &merged, &RESULTS);
     // Two of three parts: refused, naming the missing shard; merged with --partial, and
     // flagged incomplete.
     let partial = dir.join("partial");
@@ -121,7 +93,7 @@ fn merged_shards_equal_one_run() {
 
 #[test]
 fn interrupted_then_resumed_equals_one_run() {
-    let dir = scratch("resume");
+    let dir = scratch!("resume");
     let common = ["-c", "4", "-v", "4", "--random", "70000", "--seed", "11", "--threads", "2"];
     let whole = dir.join("whole");
     let mut a = vec!["explore", "--out", whole.to_str().unwrap()];
@@ -141,7 +113,7 @@ fn interrupted_then_resumed_equals_one_run() {
     let mut a = vec!["explore", "--out", out_s, "--checkpoint", ckpt_s, "--resume"];
     a.extend(common);
     run_ok(&a);
-    assert_same_results(&whole, &out);
+    assert_same_files(&whole, &out, &RESULTS);
     // A checkpoint of another run, or a damaged one, is refused.
     let mut other =
         vec!["explore", "--out", out_s, "--checkpoint", ckpt_s, "--resume", "--seed", "12"];
@@ -158,7 +130,7 @@ fn interrupted_then_resumed_equals_one_run() {
 
 #[test]
 fn bad_input_is_refused() {
-    let dir = scratch("bad");
+    let dir = scratch!("bad");
     let out = dir.join("out");
     let out = out.to_str().unwrap();
     let check = |args: &[&str], needle: &str| {
@@ -207,15 +179,9 @@ fn bad_input_is_refused() {
     );
 }
 
-fn summary_value(dir: &Path, key: &str) -> String {
-    let text = fs::read_to_string(dir.join("summary.csv")).unwrap();
-    let line = text.lines().find(|l| l.starts_with(&format!("{key},"))).unwrap_or_default();
-    line.split_once(',').map(|(_, v)| v.to_string()).unwrap_or_default()
-}
-
 #[test]
 fn max_cycles_keeps_a_sample_and_estimates_the_rest() {
-    let dir = scratch("max-cycles");
+    let dir = scratch!("max-cycles");
     let common = ["-c", "1", "-v", "9", "--random", "40000", "--seed", "5"];
     let all = dir.join("all");
     let mut a = vec!["explore", "--out", all.to_str().unwrap()];
@@ -258,7 +224,7 @@ fn max_cycles_keeps_a_sample_and_estimates_the_rest() {
     let merged = dir.join("merged");
     let (p1, p2) = (parts[0].to_str().unwrap(), parts[1].to_str().unwrap());
     run_ok(&["merge", p2, p1, "--out", merged.to_str().unwrap()]);
-    assert_same_results(&capped, &merged);
+    assert_same_files(&capped, &merged, &RESULTS);
     let ckpt = dir.join("run.ckpt");
     let ckpt = ckpt.to_str().unwrap();
     let out = dir.join("out");

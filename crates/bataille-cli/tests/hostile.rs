@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::support::text;
+
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_bataille"))
 }
@@ -44,10 +46,6 @@ fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
     }
 }
 
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
 /// Asserts a refusal: exit 2, no panic, and every `needles` in the message.
 fn refused(args: &[&str], needles: &[&str]) -> String {
     let o = bataille(args);
@@ -64,14 +62,6 @@ fn run_ok(args: &[&str]) -> String {
     let o = bataille(args);
     assert!(o.status.success(), "{args:?}: {}", text(&o));
     text(&o)
-}
-
-/// A fresh scratch directory under the target directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile-tests").join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn s(p: &Path) -> &str {
@@ -102,7 +92,7 @@ fn subtraction_game_with_the_largest_take_is_a_win() {
 // 2. A log-scale plot of a mean of 0.
 #[test]
 fn experiment_with_a_mean_of_zero_ends() {
-    let dir = scratch("mean-zero");
+    let dir = scratch!("mean-zero");
     let recipe = dir.join("zero.recipe");
     fs::write(
         &recipe,
@@ -120,7 +110,7 @@ fn experiment_with_a_mean_of_zero_ends() {
 // 3, 4, 5, 6, 7. Sizes checked before anything is allocated or started.
 #[test]
 fn sizes_beyond_their_limits_are_refused_before_any_work() {
-    let dir = scratch("sizes");
+    let dir = scratch!("sizes");
     let out = dir.join("out");
     let o = s(&out);
     let search = ["records", "search", "-c", "4", "-v", "3", "--no-records", "--out", o];
@@ -158,7 +148,7 @@ fn sizes_beyond_their_limits_are_refused_before_any_work() {
 // 8. Stopped within seconds, and checkpoints within seconds, whatever the deck.
 #[test]
 fn sigterm_stops_a_huge_deck_within_seconds_and_checkpoints_are_timely() {
-    let dir = scratch("sigterm");
+    let dir = scratch!("sigterm");
     let (ckpt, out) = (dir.join("ckpt"), dir.join("out"));
     let mut child = bin()
         .args(["explore", "-c", "1", "-v", "20", "--exhaustive", "--threads", "1"])
@@ -189,7 +179,7 @@ fn sigterm_stops_a_huge_deck_within_seconds_and_checkpoints_are_timely() {
 // 9. Runs that cannot finish are refused after an estimate.
 #[test]
 fn a_run_that_cannot_finish_is_estimated_and_refused() {
-    let dir = scratch("estimate");
+    let dir = scratch!("estimate");
     let out = dir.join("out");
     let t = refused(
         &["explore", "-c", "4", "-v", "6", "--exhaustive", "--threads", "1", "--out", s(&out)],
@@ -202,7 +192,7 @@ fn a_run_that_cannot_finish_is_estimated_and_refused() {
 // 10. A used output directory is refused unless it is this run's own or --replace is given.
 #[test]
 fn a_used_output_directory_is_refused_unless_resumed_or_replaced() {
-    let dir = scratch("used-out");
+    let dir = scratch!("used-out");
     let out = dir.join("out");
     let o = s(&out);
     let c4v3 = ["-c", "4", "-v", "3", "--exhaustive", "--out", o];
@@ -238,7 +228,7 @@ fn a_used_output_directory_is_refused_unless_resumed_or_replaced() {
 // 11. The records file is checked before any work, and read within bounds.
 #[test]
 fn records_file_is_checked_before_any_work() {
-    let dir = scratch("records-file");
+    let dir = scratch!("records-file");
     let out = dir.join("out");
     let explore = ["explore", "-c", "2", "-v", "3", "--exhaustive", "--out", s(&out)];
     let with = |r: &str| -> Vec<String> {
@@ -283,7 +273,7 @@ fn records_file_is_checked_before_any_work() {
 // temporary file is left.
 #[test]
 fn a_failed_write_names_the_file_and_keeps_the_old_results() {
-    let dir = scratch("full-disk");
+    let dir = scratch!("full-disk");
     let out = dir.join("out");
     run_ok(&["explore", "-c", "4", "-v", "3", "--exhaustive", "--out", s(&out)]);
     let before = snapshot(&out);
@@ -311,7 +301,7 @@ fn a_failed_write_names_the_file_and_keeps_the_old_results() {
 // 13. Merging with shards missing.
 #[test]
 fn merge_names_the_missing_shards() {
-    let dir = scratch("merge-missing");
+    let dir = scratch!("merge-missing");
     let parts: Vec<PathBuf> = (1..=8).map(|k| dir.join(format!("part{k}"))).collect();
     for (k, p) in parts.iter().enumerate() {
         if k == 2 || k == 6 {
@@ -337,7 +327,7 @@ fn merge_names_the_missing_shards() {
 // 14. A --time too short to evaluate anything.
 #[test]
 fn records_search_that_evaluates_nothing_is_refused() {
-    let dir = scratch("no-time");
+    let dir = scratch!("no-time");
     let records = dir.join("records.csv");
     let t = refused(
         &["records", "search", "-c", "4", "-v", "3", "--time", "1e-12"]
@@ -356,7 +346,7 @@ fn malformed_small_inputs_are_refused_clearly() {
     refused(&["play", "-v", "300", "--partial", "255/1"], &["--values", "300"]);
     refused(&["play", "-c", "0", "--partial", "1/1"], &["--colours", "0"]);
     refused(&["play", "1,,2/1,2"], &["missing between two commas"]);
-    let dir = scratch("small");
+    let dir = scratch!("small");
     let recipe = dir.join("c0.recipe");
     fs::write(&recipe, "table = durations\ncolours = 0\nvalues = 2\nmethods = natural\n").unwrap();
     refused(&["experiment", "run", s(&recipe)], &["line 2: invalid colours \"0\""]);
@@ -371,7 +361,7 @@ fn malformed_small_inputs_are_refused_clearly() {
 /// `BATAILLE_FUZZ_CASES` above the default also tries each flag with random numbers.
 #[test]
 fn numeric_flags_at_their_limits() {
-    let dir = scratch("numeric");
+    let dir = scratch!("numeric");
     let out = dir.join("out");
     let o = s(&out);
     let mut values: Vec<String> =

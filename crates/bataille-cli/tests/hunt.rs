@@ -4,46 +4,13 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
-fn bataille(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs")
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
-fn run_ok(args: &[&str]) -> String {
-    let o = bataille(args);
-    assert!(o.status.success(), "{args:?}: {}", text(&o));
-    text(&o)
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hunt-tests").join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::support::{assert_same_files, bataille, run_ok, summary_value, text};
 
 const RESULTS: [&str; 6] =
     ["summary.csv", "histograms.csv", "records.csv", "cycles.csv", "loops.csv", "state.txt"];
-
-fn assert_same_results(a: &Path, b: &Path) {
-    for f in RESULTS {
-        let (x, y) = (fs::read(a.join(f)).unwrap(), fs::read(b.join(f)).unwrap());
-        assert!(x == y, "{f} differs between {} and {}", a.display(), b.display());
-    }
-}
-
-fn summary_value(dir: &Path, key: &str) -> String {
-    let s = fs::read_to_string(dir.join("summary.csv")).unwrap();
-    let line =
-        s.lines().find(|l| l.starts_with(&format!("{key},"))).unwrap_or_else(|| panic!("{key}"));
-    line[key.len() + 1..].to_string()
-}
 
 fn rows(path: &Path) -> Vec<csv::StringRecord> {
     csv::Reader::from_path(path).unwrap().records().map(Result::unwrap).collect()
@@ -51,7 +18,7 @@ fn rows(path: &Path) -> Vec<csv::StringRecord> {
 
 #[test]
 fn loops_csv_lists_every_looping_deal() {
-    let dir = scratch("c1v7");
+    let dir = scratch!("c1v7");
     let out = dir.join("out");
     let o = run_ok(&["hunt", "-c", "1", "-v", "7", "--exhaustive", "--out", out.to_str().unwrap()]);
     assert!(o.contains("looping deals kept: "), "{o}");
@@ -77,7 +44,7 @@ fn loops_csv_lists_every_looping_deal() {
 
 #[test]
 fn resumed_and_merged_hunts_equal_one_run() {
-    let dir = scratch("resume");
+    let dir = scratch!("resume");
     // Seven work units of random deals, about 20 of them looping (exhaustive resume and
     // shards are tested on the library; the smallest decks with loops fit in one unit).
     let common = ["-c", "4", "-v", "4", "--random", "100000", "--seed", "3", "--threads", "2"];
@@ -95,7 +62,7 @@ fn resumed_and_merged_hunts_equal_one_run() {
     let mut a = vec!["hunt", "--out", out_s, "--checkpoint", ckpt_s, "--resume"];
     a.extend(common);
     run_ok(&a);
-    assert_same_results(&whole, &out);
+    assert_same_files(&whole, &out, &RESULTS);
     // Shards, merged.
     let parts: Vec<String> =
         (1..=3).map(|k| dir.join(format!("part{k}")).to_str().unwrap().to_string()).collect();
@@ -109,7 +76,7 @@ fn resumed_and_merged_hunts_equal_one_run() {
     let mut a = vec!["merge", "--out", merged.to_str().unwrap()];
     a.extend(parts.iter().rev().map(String::as_str));
     run_ok(&a);
-    assert_same_results(&whole, &merged);
+    assert_same_files(&whole, &merged, &RESULTS);
     // An explore checkpoint does not resume a hunt.
     let ex = dir.join("explore.ckpt");
     let explored = dir.join("explored");
@@ -127,7 +94,7 @@ fn resumed_and_merged_hunts_equal_one_run() {
 
 #[test]
 fn the_cap_is_reported() {
-    let dir = scratch("cap");
+    let dir = scratch!("cap");
     let out = dir.join("out");
     let o = run_ok(&[
         "hunt",
@@ -154,7 +121,7 @@ fn the_cap_is_reported() {
 
 #[test]
 fn bad_input_is_refused() {
-    let dir = scratch("bad");
+    let dir = scratch!("bad");
     let out = dir.join("out");
     let out = out.to_str().unwrap();
     let check = |args: &[&str], needle: &str| {
@@ -178,7 +145,7 @@ fn bad_input_is_refused() {
 fn killed_run_resumes_from_its_last_checkpoint() {
     use std::process::Stdio;
     use std::time::{Duration, Instant};
-    let dir = scratch("killed");
+    let dir = scratch!("killed");
     let (full, cut, ck) = (dir.join("full"), dir.join("cut"), dir.join("run.ckpt"));
     let args = ["hunt", "-c", "2", "-v", "6", "--exhaustive", "--threads", "1"];
     let (cut_s, ck_s) = (cut.to_str().unwrap(), ck.to_str().unwrap());
@@ -200,7 +167,7 @@ fn killed_run_resumes_from_its_last_checkpoint() {
     child.wait().unwrap();
     run_ok(&[&args[..], &["--checkpoint", ck_s, "--resume", "--out", cut_s]].concat());
     run_ok(&[&args[..], &["--out", full.to_str().unwrap()]].concat());
-    assert_same_results(&full, &cut);
+    assert_same_files(&full, &cut, &RESULTS);
     // The resumed run played only what the checkpoint had not.
     let deals = |d: &Path| {
         let m = fs::read_to_string(d.join("metadata.csv")).unwrap();

@@ -10,7 +10,8 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use crate::support::run_ok;
 
 const ARGS: [&str; 13] = [
     "hunt",
@@ -33,16 +34,6 @@ const RESULTS: [&str; 6] =
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/old-format")
-}
-
-fn run_ok(args: &[&str]) {
-    let o = Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs");
-    assert!(
-        o.status.success(),
-        "{args:?}: {}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
 }
 
 /// The old result file `name`, as this binary writes it: the same but for the renamed column.

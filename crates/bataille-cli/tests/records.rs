@@ -3,28 +3,8 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn bataille(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs")
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("records-tests").join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run_ok(args: &[&str]) -> String {
-    let o = bataille(args);
-    assert!(o.status.success(), "{args:?}: {}", text(&o));
-    text(&o)
-}
+use crate::support::{bataille, run_ok, text};
 
 fn search(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     let out = dir.join(name);
@@ -54,7 +34,7 @@ fn search(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
 
 #[test]
 fn same_deals_whatever_the_threads_and_records_replay() {
-    let dir = scratch("threads");
+    let dir = scratch!("threads");
     let a = search(&dir, "one", &["--iterations", "3001", "--threads", "1"]);
     let b = search(&dir, "two", &["--iterations", "3001", "--threads", "2"]);
     for f in ["best.csv", "cycles.csv", "state.txt"] {
@@ -96,7 +76,7 @@ fn same_deals_whatever_the_threads_and_records_replay() {
 
 #[test]
 fn time_budget_replays_with_the_reported_iterations() {
-    let dir = scratch("time");
+    let dir = scratch!("time");
     let a = search(&dir, "timed", &["--time", "0.3", "--no-records"]);
     let meta = fs::read_to_string(a.join("metadata.csv")).unwrap();
     let replay = meta.lines().find_map(|l| l.strip_prefix("replay,")).unwrap();
@@ -108,7 +88,7 @@ fn time_budget_replays_with_the_reported_iterations() {
 
 #[test]
 fn loops_go_to_cycles_csv() {
-    let dir = scratch("loops");
+    let dir = scratch!("loops");
     let out = dir.join("out");
     run_ok(&[
         "records",
@@ -139,7 +119,7 @@ fn loops_go_to_cycles_csv() {
 
 #[test]
 fn checkpoint_and_resume() {
-    let dir = scratch("resume");
+    let dir = scratch!("resume");
     let cp = dir.join("cp.txt");
     let cps = cp.to_str().unwrap();
     let whole = search(&dir, "whole", &["--iterations", "2000", "--no-records"]);
@@ -174,7 +154,7 @@ fn checkpoint_and_resume() {
 
 #[test]
 fn bad_flags_are_usage_errors() {
-    let dir = scratch("bad");
+    let dir = scratch!("bad");
     let out = dir.join("out");
     let o = out.to_str().unwrap();
     let bad_csv = dir.join("bad.csv");
@@ -270,7 +250,7 @@ fn bad_flags_are_usage_errors() {
 
 #[test]
 fn extend_appends_replayable_longer_deals() {
-    let dir = scratch("extend");
+    let dir = scratch!("extend");
     let records = dir.join("records.csv");
     let r = records.to_str().unwrap();
     // A C=4 V=6 optimized deal of 504 tricks whose game two deals lead into.
@@ -308,7 +288,7 @@ fn extend_refuses_loops_random_and_bad_deals() {
 
 #[test]
 fn explore_appends_its_longest_games() {
-    let dir = scratch("explore");
+    let dir = scratch!("explore");
     let records = dir.join("records.csv");
     let r = records.to_str().unwrap();
     let out = dir.join("out");

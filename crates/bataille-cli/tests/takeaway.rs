@@ -1,32 +1,6 @@
 //! `bataille takeaway`: solve, play (driven through standard input), table, verify.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn bataille(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bataille")).args(args).output().expect("runs")
-}
-
-/// Runs `bataille` with `input` on standard input.
-fn bataille_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bataille"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    child.stdin.take().expect("piped").write_all(input.as_bytes()).expect("writes");
-    child.wait_with_output().expect("finishes")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::support::{bataille, bataille_with_input, stderr, stdout};
 
 /// `solve` on published positions: (arguments, lines the answer must contain).
 #[test]

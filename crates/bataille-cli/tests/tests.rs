@@ -1,5 +1,8 @@
 //! Integration tests of the `bataille` binary.
 
+#[macro_use]
+mod support;
+
 mod bmn;
 mod cli;
 mod construct;

@@ -66,7 +66,7 @@ mod naive;
 
 pub use bataille::{Bataille, RandomConvention};
 pub use game::{Alignment, CycleInfo, DealGame, DealOutcome, DealRecord};
-pub use plan::{Mode, Plan, RunKey, Shard, UnitSet};
+pub use plan::{Mode, Plan, RunKey, Shard, ShardError, UnitSet};
 pub use run::{
     Ended, Options, Progress, RunError, Silent, explore, explore_sequential, run_unit,
     run_unit_until, sample_speed,

@@ -74,6 +74,31 @@ impl fmt::Display for Shard {
     }
 }
 
+/// Why a text is not a shard: it is not `K/N` with 1 ≤ K ≤ N.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid shard {}: expected K/N with 1 ≤ K ≤ N, e.g. 3/8", quoted(.text))]
+pub struct ShardError {
+    text: String,
+}
+
+/// `text` quoted, cut after 80 characters (with its length), for an error message.
+pub(crate) fn quoted(text: &str) -> String {
+    match text.char_indices().nth(80) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}… ({} bytes in all)", &text[..cut], text.len()),
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = ShardError;
+
+    /// Reads `K/N` (1-based, as printed by the `Display` of [`Shard`]).
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let parsed = s.split_once('/').and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)));
+        parsed.and_then(|(k, n)| Shard::new(k, n)).ok_or_else(|| ShardError { text: s.to_string() })
+    }
+}
+
 /// Everything that determines a run's aggregates: two states can be resumed into each other or
 /// merged only when their keys are equal.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -445,6 +470,20 @@ mod tests {
         assert_eq!(key(4, 6).0, MAX_EXHAUSTIVE_UNIT);
         assert_eq!(key(1, 20).0, MAX_EXHAUSTIVE_UNIT);
         assert_eq!(key(3, 8).0, MAX_EXHAUSTIVE_UNIT);
+    }
+
+    #[test]
+    fn shards_parse_as_printed() {
+        for (k, n) in [(1, 1), (3, 8), (8, 8)] {
+            let shard = Shard::new(k, n).unwrap();
+            assert_eq!(shard.to_string().parse::<Shard>(), Ok(shard));
+        }
+        for bad in ["0/3", "4/3", "x", "1/", "/2", "1/2/3", "-1/2"] {
+            let e = bad.parse::<Shard>().unwrap_err().to_string();
+            assert!(e.starts_with(&format!("invalid shard {bad:?}: expected K/N")), "{e}");
+        }
+        let long = "9".repeat(1000);
+        assert!(long.parse::<Shard>().unwrap_err().to_string().len() < 200);
     }
 
     #[test]

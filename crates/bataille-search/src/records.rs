@@ -30,9 +30,7 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use bataille_engine::{
-    DeckSpec, Game, Limits, Methods, Outcome, Position, Scratch, play_deterministic,
-};
+use bataille_engine::{DeckSpec, Game, Limits, Methods, Outcome, Scratch, play_deterministic};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -843,59 +841,11 @@ pub fn search_sequential(cfg: &Config, iterations: u64) -> Result<SearchResult, 
     Ok(state.result())
 }
 
-/// A row of `results/records.csv` to re-check: the deck, the methods, the deal and its stated
-/// lengths.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RecordRow {
-    /// Colours C.
-    pub colours: usize,
-    /// Values V.
-    pub values: usize,
-    /// Stacking methods.
-    pub methods: Methods,
-    /// Stated tricks.
-    pub tricks: u64,
-    /// Stated cards.
-    pub cards: u64,
-    /// The deal.
-    pub deal: Position,
-}
-
-/// Why a record row does not hold.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RecordMismatch {
-    /// The deal is not a deal of the stated deck.
-    #[error("the deal is not a {0}-card deal of C={1} V={2}")]
-    NotADeal(usize, usize, usize),
-    /// The game does not end.
-    #[error("the deal does not end: it loops ({0})")]
-    Loops(String),
-    /// The lengths differ.
-    #[error("stated {0} tricks / {1} cards, replayed {2} tricks / {3} cards")]
-    Lengths(u64, u64, u64, u64),
-}
-
-/// Replays a record row: `Ok(())` when the deal is a deal of the stated deck (⌊N/2⌋ cards to the
-/// first player) whose game ends after exactly the stated tricks and cards.
-pub fn check_row(row: &RecordRow) -> Result<(), RecordMismatch> {
-    let not_deal = || RecordMismatch::NotADeal(row.colours * row.values, row.colours, row.values);
-    let spec = DeckSpec::new(row.colours, row.values).map_err(|_| not_deal())?;
-    if row.deal.check_deck(spec).is_err() || !row.deal.is_deal() {
-        return Err(not_deal());
-    }
-    let bytes = [row.deal.first(), row.deal.second()].concat();
-    let r = replay(&bytes, row.methods);
-    if let Outcome::Cycle(c) = r.outcome {
-        return Err(RecordMismatch::Loops(format!(
-            "tail {} tricks, period {} tricks",
-            c.tail_tricks, c.period_tricks
-        )));
-    }
-    if (r.tricks, r.cards) != (row.tricks, row.cards) {
-        return Err(RecordMismatch::Lengths(row.tricks, row.cards, r.tricks, r.cards));
-    }
-    Ok(())
-}
-
+mod row;
 #[cfg(test)]
 mod tests;
+
+pub use row::{
+    FieldError, FoundBy, RECORD_COLUMNS, RecordMismatch, RecordRow, RecordsFileError, check_row,
+    parse_records, write_records,
+};

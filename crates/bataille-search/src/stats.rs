@@ -197,6 +197,32 @@ impl Measure {
     }
 }
 
+/// Why a text is not a [`Measure`] name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid measure {name:?}: expected tricks or cards")]
+pub struct MeasureError {
+    name: String,
+}
+
+impl std::str::FromStr for Measure {
+    type Err = MeasureError;
+
+    /// Reads a name printed by [`Measure::name`].
+    fn from_str(s: &str) -> Result<Measure, MeasureError> {
+        match s {
+            "tricks" => Ok(Measure::Tricks),
+            "cards" => Ok(Measure::Cards),
+            _ => Err(MeasureError { name: s.to_string() }),
+        }
+    }
+}
+
+impl std::fmt::Display for Measure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The k longest finished games by one measure: larger measure first, ties broken by the
 /// smaller deal (then by the other measure, which the deal already determines).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -594,6 +620,16 @@ mod tests {
     fn record(tricks: u64, cards: u64, first: bool) -> DealRecord {
         let outcome = if first { DealOutcome::FirstWins } else { DealOutcome::SecondWins };
         DealRecord { outcome, tricks, cards }
+    }
+
+    #[test]
+    fn measures_parse_as_printed() {
+        for m in [Measure::Tricks, Measure::Cards] {
+            assert_eq!(m.name().parse::<Measure>(), Ok(m));
+            assert_eq!(m.to_string(), m.name());
+        }
+        let e = "length".parse::<Measure>().unwrap_err().to_string();
+        assert_eq!(e, "invalid measure \"length\": expected tricks or cards");
     }
 
     #[test]

@@ -38,11 +38,14 @@
 //! - [`matches`]: the match game of seed 003 ([`Rule`], [`MatchPos`], [`MatchGame`],
 //!   [`MatchTable`]), Fibonacci and Zeckendorf.
 //! - [`two_heaps`]: its two-heap variant.
+//! - [`dispatch`]: [`dispatch::Engine`], the one entry point that answers a position of any of
+//!   these games (closed form, table, or the generic solver on request).
 //! - [`constructions`]: the document's sequence constructions and programs, as written.
 //! - [`catalogue`]: the verified claims of seeds 000, 001, 003 and 004.
 
 pub mod catalogue;
 pub mod constructions;
+pub mod dispatch;
 pub mod game;
 pub mod matches;
 pub mod nim;

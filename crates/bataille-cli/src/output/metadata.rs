@@ -14,10 +14,11 @@ use std::path::Path;
 use std::process::Command;
 use std::time::SystemTime;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow};
+use bataille_search::records::{RecordRow, RecordsFileError, parse_records, write_records};
 
 use crate::checks::cores;
-use crate::records::RECORD_COLUMNS;
+use crate::output::{MAX_RECORDS_BYTES, check_appendable, read_bounded};
 
 /// The command line as typed, for `metadata.csv` and `NOTE.md`: `bataille`, then the arguments
 /// without any absolute path of this machine (see the module documentation).
@@ -97,20 +98,40 @@ fn quote(word: &str) -> String {
     }
 }
 
+/// Reads the records file into its rows: `Ok(None)` when it does not exist.
+pub(crate) fn read_records(path: &Path) -> Result<Option<Vec<(usize, RecordRow)>>> {
+    let Some(text) = read_bounded(path, MAX_RECORDS_BYTES)? else {
+        return Ok(None);
+    };
+    records_of(path, &text).map(Some)
+}
+
+/// The rows of a records file's text (`path` names it in errors).
+pub(crate) fn records_of(path: &Path, text: &str) -> Result<Vec<(usize, RecordRow)>> {
+    parse_records(text).map_err(|e| {
+        let p = path.display();
+        match e {
+            RecordsFileError::Header(why) => anyhow!("cannot read {p}: {why}"),
+            RecordsFileError::Field { .. } => anyhow!("{p} {e}"),
+            RecordsFileError::Columns | RecordsFileError::Csv { .. } => anyhow!("{p}: {e}"),
+        }
+    })
+}
+
+/// Checks, before any work, that the records file at `path` can be read (when it exists) and
+/// appended to.
+pub(crate) fn check_records_file(path: &Path) -> Result<()> {
+    read_records(path)?;
+    check_appendable(path)
+}
+
 /// Appends `rows` to the records file, writing the header first if the file is new or empty.
-/// Its directory must exist (checked before the run by
-/// [`crate::records::check_records_file`]); none is created. The rows go in one write; if it
-/// fails (a full disk) the file is cut back to its old length, and the error names it.
-pub(crate) fn append_records(path: &Path, rows: &[[String; 12]]) -> Result<()> {
+/// Its directory must exist (checked before the run by [`check_records_file`]); none is
+/// created. The rows go in one write; if it fails (a full disk) the file is cut back to its old
+/// length, and the error names it.
+pub(crate) fn append_records(path: &Path, rows: &[RecordRow]) -> Result<()> {
     let old_len = fs::metadata(path).map_or(0, |m| m.len());
-    let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-    if old_len == 0 {
-        w.write_record(RECORD_COLUMNS)?;
-    }
-    for row in rows {
-        w.write_record(row)?;
-    }
-    let bytes = w.into_inner().context("internal error: a CSV row in memory")?;
+    let bytes = write_records(rows, old_len == 0);
     let mut file = fs::OpenOptions::new()
         .create(true)
         .append(true)

@@ -5,7 +5,8 @@
 //!
 //! - [`files`]: atomic writes, [`OutputFiles`], [`prepare_outputs`], bounded reads;
 //! - [`metadata`]: [`command_line`] (no absolute path of this machine), [`commit`],
-//!   [`machine`], [`utc_now`], [`append_records`];
+//!   [`machine`], [`utc_now`], the records file ([`read_records`], [`check_records_file`],
+//!   [`append_records`]; its rows are typed and parsed in `bataille_search::records`);
 //! - [`progress`]: the progress displays of `explore` / `hunt` / `bmn explore` and of
 //!   `records search`, finished before the final report is printed;
 //! - [`stop`]: the stop request set by Ctrl-C or SIGTERM, and the exit code of an interrupted
@@ -22,4 +23,7 @@ pub(crate) use files::{
     MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, check_appendable, check_outside_outputs,
     prepare_outputs, read_bounded, write_atomic,
 };
-pub(crate) use metadata::{append_records, command_line, commit, machine, replay_command, utc_now};
+pub(crate) use metadata::{
+    append_records, check_records_file, command_line, commit, machine, read_records,
+    replay_command, utc_now,
+};

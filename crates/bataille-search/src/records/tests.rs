@@ -1,6 +1,6 @@
 use std::sync::atomic::AtomicBool;
 
-use bataille_engine::Method;
+use bataille_engine::{Method, Position};
 use proptest::prelude::*;
 
 use super::*;
@@ -109,6 +109,55 @@ fn time_budget_replays_with_its_iterations() {
     assert_eq!(replay, timed);
 }
 
+/// A row found by an exhaustive run.
+fn record_row(
+    spec: DeckSpec,
+    methods: Methods,
+    tricks: u64,
+    cards: u64,
+    deal: Position,
+) -> RecordRow {
+    let found_by = FoundBy {
+        seed: None,
+        command: "bataille explore".to_string(),
+        commit: "unknown".to_string(),
+        machine: "here".to_string(),
+        date: "2026-01-01T00:00:00Z".to_string(),
+    };
+    RecordRow { spec, methods, measure: Measure::Tricks, tricks, cards, deal, found_by }
+}
+
+#[test]
+fn records_file_rows_read_as_written() {
+    let deal: Position = "[3, 1, 2] / [2, 3, 1]".parse().unwrap();
+    let mut row =
+        record_row(DeckSpec::new(2, 3).unwrap(), Methods::both(Method::Natural), 4, 7, deal);
+    let mut second = row.clone();
+    second.methods = "optimized/ascending".parse().unwrap();
+    second.measure = Measure::Cards;
+    second.found_by.seed = Some(42);
+    second.found_by.command = "bataille records search --seed 42, quoted".to_string();
+    row.found_by.seed = None;
+    let text = String::from_utf8(write_records(&[row.clone(), second.clone()], true)).unwrap();
+    assert!(text.starts_with("colours,values,method,measure,tricks,cards,deal,seed,"), "{text}");
+    assert!(text.contains(",-,bataille explore,"), "{text}");
+    assert_eq!(parse_records(&text), Ok(vec![(2, row.clone()), (3, second)]));
+    assert_eq!(parse_records(""), Ok(vec![]));
+    assert_eq!(parse_records("a,b\n"), Err(RecordsFileError::Columns));
+    let body = String::from_utf8(write_records(&[row], true)).unwrap();
+    for (from, to, message) in [
+        ("2,3,natural,", "2,3,sideways,", "line 2: unknown stacking method \"sideways\""),
+        (",tricks,4,", ",length,4,", "line 2: invalid measure \"length\""),
+        ("2,3,natural,", "x,3,natural,", "line 2: invalid colours \"x\": invalid digit"),
+        ("2,3,natural,", "0,3,natural,", "line 2: invalid deck C=0 V=3"),
+        ("[3, 1, 2]", "[3, 1, 2", "line 2: invalid deal \"[3, 1, 2 / [2, 3, 1]\""),
+        (",-,", ",x,", "line 2: invalid seed \"x\""),
+    ] {
+        let e = parse_records(&body.replace(from, to)).unwrap_err().to_string();
+        assert!(e.starts_with(message), "{e}");
+    }
+}
+
 #[test]
 fn found_records_replay_to_their_lengths() {
     let c = cfg(4, 6, Method::Natural, Measure::Tricks, 5, 3);
@@ -119,14 +168,13 @@ fn found_records_replay_to_their_lengths() {
         let g = replay(&f.deal, c.methods);
         assert!(g.outcome.is_finished(), "{:?}", f);
         assert_eq!((g.tricks, g.cards), (f.tricks, f.cards));
-        let row = RecordRow {
-            colours: 4,
-            values: 6,
-            methods: c.methods,
-            tricks: f.tricks,
-            cards: f.cards,
-            deal: Position::new(f.deal[..12].to_vec(), f.deal[12..].to_vec()).unwrap(),
-        };
+        let row = record_row(
+            c.spec,
+            c.methods,
+            f.tricks,
+            f.cards,
+            Position::new(f.deal[..12].to_vec(), f.deal[12..].to_vec()).unwrap(),
+        );
         assert_eq!(check_row(&row), Ok(()));
         assert!(matches!(
             check_row(&RecordRow { tricks: f.tricks + 1, ..row.clone() }),
@@ -153,16 +201,9 @@ fn loops_go_to_the_cycles() {
     for f in &r.by_tricks {
         assert!(replay(&f.deal, c.methods).outcome.is_finished());
     }
-    let looping = RecordRow {
-        colours: 1,
-        values: 5,
-        methods: c.methods,
-        tricks: 6,
-        cards: 6,
-        deal: "[5, 3] / [2, 4, 1]".parse().unwrap(),
-    };
+    let looping = record_row(c.spec, c.methods, 6, 6, "[5, 3] / [2, 4, 1]".parse().unwrap());
     assert!(matches!(check_row(&looping), Err(RecordMismatch::Loops(_))));
-    let wrong_deck = RecordRow { values: 6, ..looping };
+    let wrong_deck = RecordRow { spec: DeckSpec::new(1, 6).unwrap(), ..looping };
     assert!(matches!(check_row(&wrong_deck), Err(RecordMismatch::NotADeal(..))));
 }
 

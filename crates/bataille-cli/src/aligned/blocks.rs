@@ -15,7 +15,6 @@ use bataille_search::Shard;
 use bataille_search::blocks::{self, BlockCycle, BlocksSpec, BlocksState};
 use clap::Args;
 
-use crate::explore::parse_shard;
 use crate::output::{prepare_outputs, write_atomic};
 
 /// Flags of `bataille aligned blocks`.
@@ -36,7 +35,7 @@ pub(crate) struct BlocksArgs {
     threads: usize,
     /// Only this shard of the units, `k/n` (1-based).
     #[arg(long)]
-    shard: Option<String>,
+    shard: Option<Shard>,
     /// Save the run's state here after each batch of units (atomically).
     #[arg(long)]
     checkpoint: Option<PathBuf>,
@@ -69,10 +68,7 @@ pub(crate) fn cpu_seconds() -> f64 {
 
 pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
     let spec = BlocksSpec::new(args.cards, args.max_multiplicity, args.max_rounds)?;
-    let shard = match &args.shard {
-        Some(s) => parse_shard(s)?,
-        None => Shard::WHOLE,
-    };
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
     // The output is one file: its directory may hold others (the catalogue of each size), but
     // a finished catalogue is not replaced silently.
     let dir = match &args.out {

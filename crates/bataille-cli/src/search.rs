@@ -1,0 +1,262 @@
+//! One run of the search harness, shared by `explore`, `hunt` and `bmn explore`: the run flags
+//! validated into a [`RunConfig`] (no I/O), then [`run_search`]: checkpoints, progress, the
+//! output directory and the terminal summary.
+//!
+//! Before a long run (more than [`ESTIMATE_FROM`] deals) the time is estimated from a short
+//! sample, and a run estimated at more than [`MAX_DAYS`] days is refused unless
+//! `--no-estimate-limit` is given.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use bataille_search::{DealGame, Mode, Options, Plan, Shard, State, explore, report, sample_speed};
+
+use crate::args::RunArgs;
+use crate::checks::{at_most, cores};
+use crate::output::progress::ExploreProgress;
+use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
+use crate::output::{OutputFiles, command_line, prepare_outputs};
+
+/// The largest `--top`: each worker keeps that many games per measure in every batch.
+pub(crate) const MAX_TOP: u64 = 10_000;
+
+/// Runs of more deals than this get a time estimate before they start.
+pub(crate) const ESTIMATE_FROM: u128 = 1 << 30;
+/// Runs estimated at more days than this are refused without `--no-estimate-limit`.
+pub(crate) const MAX_DAYS: f64 = 30.0;
+
+/// The result files (all but the metadata) of `state`, and the terminal summary.
+pub(crate) fn results<G: DealGame>(
+    dir: &Path,
+    game: &G,
+    plan: &Plan,
+    state: &State,
+) -> Result<(OutputFiles, String)> {
+    let mut files = OutputFiles::new(dir);
+    let cycles = report::cycle_rows(game, state);
+    let mut add = |name: &'static str, write: &dyn Fn(&mut Vec<u8>) -> Result<()>| -> Result<()> {
+        let mut bytes = Vec::new();
+        write(&mut bytes).with_context(|| format!("cannot write {}", dir.join(name).display()))?;
+        files.add(name, bytes);
+        Ok(())
+    };
+    add("summary.csv", &|w| Ok(report::write_summary(game, state, plan.deals(), w)?))?;
+    add("histograms.csv", &|w| Ok(report::write_histograms(state, w)?))?;
+    add("records.csv", &|w| Ok(report::write_records(game, state, w)?))?;
+    add("cycles.csv", &|w| Ok(report::write_cycles(&cycles, w)?))?;
+    if state.key.loop_deals > 0 {
+        add("loops.csv", &|w| Ok(report::write_loops(game, state, &cycles, w)?))?;
+    }
+    files.add("state.txt", state.encode().into_bytes());
+    Ok((files, report::human_summary(game, state, &cycles)))
+}
+
+/// What to do with the results of a complete run (not called for an interrupted one).
+pub(crate) type OnComplete<'a> = &'a dyn Fn(&State) -> Result<()>;
+
+/// A run of the search harness as [`RunArgs`] asked for it, validated against its game.
+pub(crate) struct RunConfig {
+    /// The deals, their work units, what is kept.
+    plan: Plan,
+    /// The part of the run to do.
+    shard: Shard,
+    /// The seed of the random deals, for the metadata.
+    seed: u64,
+    /// Worker threads (0: one per core).
+    threads: usize,
+    /// Where checkpoints go, and whether to resume from there.
+    checkpoint: Option<PathBuf>,
+    resume: bool,
+    checkpoint_every: Duration,
+    /// The output directory, and whether its results may be replaced.
+    out: PathBuf,
+    replace: bool,
+    /// Whether a run estimated at more than [`MAX_DAYS`] days may start.
+    no_estimate_limit: bool,
+    /// Stop after this many units, as if interrupted (tests).
+    max_units: Option<u64>,
+    /// `hunt` or `explore`, for the progress display.
+    name: &'static str,
+}
+
+impl RunConfig {
+    /// Validates `args` for `game`. With `loop_deals` > 0 (a hunt) each loop also keeps its
+    /// `loop_deals` smallest deals, written to `loops.csv`.
+    pub(crate) fn new<G: DealGame>(game: &G, args: &RunArgs, loop_deals: usize) -> Result<Self> {
+        let mode = match args.random {
+            Some(0) => bail!("--random must be at least 1 deal, got 0"),
+            Some(deals) => Mode::Random { deals },
+            None => Mode::Exhaustive,
+        };
+        at_most("--top", args.top, MAX_TOP, "the longest games kept by every worker")?;
+        let max_cycles = args.max_cycles.map_or(0, |k| usize::try_from(k).unwrap_or(usize::MAX));
+        let plan = Plan::new(game, mode, args.seed, args.top as usize)?
+            .keeping_loop_deals(loop_deals)
+            .keeping_cycles(max_cycles);
+        Ok(RunConfig {
+            plan,
+            shard: args.shard.unwrap_or(Shard::WHOLE),
+            seed: args.seed,
+            threads: args.threads,
+            checkpoint: args.checkpoint.clone(),
+            resume: args.resume,
+            checkpoint_every: Duration::from_secs(args.checkpoint_every.max(1)),
+            out: args.out.clone(),
+            replace: args.replace,
+            no_estimate_limit: args.no_estimate_limit,
+            max_units: args.max_units,
+            name: if loop_deals > 0 { "hunt" } else { "explore" },
+        })
+    }
+
+    /// The output directory.
+    pub(crate) fn out(&self) -> &Path {
+        &self.out
+    }
+}
+
+/// Runs `run` on `game`: the checkpoint resumed, the time estimated, the output directory
+/// prepared, then the deals explored with progress and checkpoints, the output files written
+/// and the summary printed. `on_complete` runs after the output files are written, when the
+/// run (or shard) is complete.
+pub(crate) fn run_search<G: DealGame>(
+    game: &G,
+    run: &RunConfig,
+    on_complete: Option<OnComplete<'_>>,
+) -> Result<ExitCode> {
+    let (plan, shard) = (&run.plan, run.shard);
+    let resume = match (&run.checkpoint, run.resume) {
+        (Some(path), true) => {
+            let text = crate::output::read_bounded(path, crate::output::MAX_STATE_BYTES)?
+                .with_context(|| {
+                    format!("cannot read the checkpoint {}: it does not exist", path.display())
+                })?;
+            let state = State::decode(&text)
+                .with_context(|| format!("cannot resume from {}", path.display()))?;
+            state
+                .check_resumable(plan.key(), shard)
+                .with_context(|| format!("cannot resume from {}", path.display()))?;
+            Some(state)
+        }
+        _ => None,
+    };
+    let resumed = resume.is_some();
+    let own = |dir: &Path| {
+        crate::output::read_bounded(&dir.join("state.txt"), crate::output::MAX_STATE_BYTES)
+            .ok()
+            .flatten()
+            .and_then(|text| State::decode(&text).ok())
+            .is_some_and(|s| s.check_resumable(plan.key(), shard).is_ok())
+    };
+    let threads = if run.threads == 0 { cores() } else { run.threads };
+    let done = resume.as_ref().map_or(0, |s| s.done.len());
+    estimate(game, plan, shard, done, threads, run.no_estimate_limit)?;
+    prepare_outputs(run.checkpoint.as_deref(), run.resume, &run.out, run.replace, &own)?;
+
+    // The first Ctrl-C (or SIGTERM) asks the workers to stop: they abandon their current units
+    // within milliseconds (those are played again on resume); a second one quits at once.
+    let stop = on_interrupt("bataille: stopping (Ctrl-C again to quit at once)");
+    let options = Options {
+        threads: run.threads,
+        checkpoint_every: run.checkpoint_every,
+        max_units: run.max_units,
+    };
+    let progress = ExploreProgress::new(run.name, run.checkpoint.clone());
+    let started = Instant::now();
+    let ended = explore(game, plan, shard, resume, &options, &progress, stop)?;
+    let elapsed = started.elapsed().as_secs_f64();
+    progress.finish();
+
+    let (mut files, summary) = results(&run.out, game, plan, &ended.state)?;
+    files.add_key_values(
+        "metadata.csv",
+        &[
+            ("command", command_line()),
+            ("version", env!("CARGO_PKG_VERSION").to_string()),
+            ("seed", run.seed.to_string()),
+            ("threads", threads.to_string()),
+            ("shard", shard.to_string()),
+            ("resumed", resumed.to_string()),
+            ("elapsed_s", format!("{elapsed:.3}")),
+            ("deals_played", ended.deals_played.to_string()),
+            ("deals_per_s", format!("{:.0}", ended.deals_played as f64 / elapsed.max(1e-9))),
+        ],
+    );
+    files.commit()?;
+    print!("{summary}");
+    println!(
+        "time:      {elapsed:.2} s, {} deals played, {:.0} deals/s on {threads} threads",
+        ended.deals_played,
+        ended.deals_played as f64 / elapsed.max(1e-9)
+    );
+    println!("results:   {}", run.out.display());
+    if ended.interrupted {
+        match &run.checkpoint {
+            Some(path) => {
+                println!(
+                    "stopped before the end: continue with --resume (checkpoint {})",
+                    path.display()
+                )
+            }
+            None => println!("stopped before the end (no --checkpoint: the results are partial)"),
+        }
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    if let Some(f) = on_complete {
+        f(&ended.state)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Before a run of more than [`ESTIMATE_FROM`] deals: measures the speed on a short sample,
+/// prints the estimated time, and refuses a run estimated at more than [`MAX_DAYS`] days unless
+/// `no_limit`.
+fn estimate<G: DealGame>(
+    game: &G,
+    plan: &Plan,
+    shard: Shard,
+    done_units: u64,
+    threads: usize,
+    no_limit: bool,
+) -> Result<()> {
+    let units = plan.key().units.max(1);
+    let pending = shard.units(units).saturating_sub(done_units);
+    let deals = plan.deals() as f64 * pending as f64 / units as f64;
+    if deals < ESTIMATE_FROM as f64 {
+        return Ok(());
+    }
+    let speed = sample_speed(game, Duration::from_millis(300));
+    // Threads beyond the cores add nothing.
+    let workers = threads.min(cores()).max(1);
+    let secs = deals / (speed * workers as f64);
+    let days = secs / 86_400.0;
+    let on = if workers == 1 { "1 thread".to_string() } else { format!("{workers} threads") };
+    eprintln!(
+        "estimate:  {} for {deals:.3e} deals at about {speed:.0} deals/s per thread on {on} \
+         (measured on a sample)",
+        human_duration(secs)
+    );
+    if days > MAX_DAYS && !no_limit {
+        bail!(
+            "the run would take about {} ({deals:.3e} deals on {on}), more than the limit of \
+             {MAX_DAYS} days: split it with --shard K/N across machines, or pass \
+             --no-estimate-limit to run it anyway",
+            human_duration(secs)
+        );
+    }
+    Ok(())
+}
+
+/// A duration in the largest fitting unit: `42 s`, `3.5 hours`, `12 days`, `3.1e6 years`.
+pub(crate) fn human_duration(secs: f64) -> String {
+    let (value, unit) = match secs {
+        s if s < 120.0 => (s, "s"),
+        s if s < 7_200.0 => (s / 60.0, "minutes"),
+        s if s < 172_800.0 => (s / 3_600.0, "hours"),
+        s if s < 3.0e7 => (s / 86_400.0, "days"),
+        s => (s / 3.156e7, "years"),
+    };
+    if value >= 1e6 { format!("{value:.1e} {unit}") } else { format!("{value:.1} {unit}") }
+}
