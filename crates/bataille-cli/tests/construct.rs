@@ -255,3 +255,27 @@ fn aligned_blocks_catalogue_replays() {
     );
     assert_eq!(out.lines().count(), 37_908, "the header and 37,907 loops");
 }
+
+/// The checkpoints of the three shards of `aligned blocks --cards 8`, merged, give the
+/// catalogue of the run without shards; a missing shard is named and nothing is written.
+#[test]
+fn aligned_blocks_shards_merge() {
+    let dir = scratch!("blocks-merge");
+    let ckpt = |k: u32| dir.join(format!("shard-{k}.ckpt")).display().to_string();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let out = dir.join(format!("shard-{k}.csv")).display().to_string();
+        let args = ["aligned", "blocks", "--cards", "8", "--shard", &shard, "--checkpoint"];
+        check(&[&args[..], &[&ckpt(k), "--out", &out]].concat(), 0, &[]);
+    }
+    let whole = check(&["aligned", "blocks", "--cards", "8"], 0, &[]);
+    let merged =
+        check(&["aligned", "blocks", "--cards", "8", "--merge", &ckpt(2), &ckpt(1), &ckpt(3)], 0, &[]);
+    assert_eq!(merged, whole);
+    let o = bataille(&["aligned", "blocks", "--cards", "8", "--merge", &ckpt(1), &ckpt(3)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing shards 2/3"));
+    assert!(o.stdout.is_empty());
+    let o = bataille(&["aligned", "blocks", "--cards", "10", "--merge", &ckpt(1)]);
+    assert_eq!(o.status.code(), Some(2), "another run's checkpoint");
+}

@@ -48,6 +48,35 @@ pub(crate) struct BlocksArgs {
     /// Write the catalogue here (CSV); standard output otherwise.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Search nothing: merge the complete checkpoints of every shard of a run (made with
+    /// --shard k/n and the same --cards, --max-multiplicity and --max-rounds) and write the
+    /// catalogue of the whole run, the same as a run without shards (and its state to
+    /// --checkpoint, when given).
+    #[arg(long, num_args = 1.., value_name = "CHECKPOINT", conflicts_with_all = ["shard", "resume"])]
+    merge: Vec<PathBuf>,
+}
+
+/// The state of a whole run from the complete checkpoints of its shards.
+fn merge_states(paths: &[PathBuf], spec: BlocksSpec) -> Result<BlocksState> {
+    let mut parts = Vec::new();
+    for path in paths {
+        let text = crate::output::files::read_bounded(path, crate::output::files::MAX_STATE_BYTES)?
+            .with_context(|| {
+                format!("cannot read the checkpoint {}: it does not exist", path.display())
+            })?;
+        // The shard is read from the file, then checked with the rest of its header.
+        let shard: Shard = text
+            .lines()
+            .find_map(|l| l.strip_prefix("shard "))
+            .and_then(|s| s.parse().ok())
+            .with_context(|| {
+                format!("{} is not a blocks checkpoint (no shard line)", path.display())
+            })?;
+        let state = BlocksState::from_text(&text, spec, shard)
+            .with_context(|| format!("cannot use {}", path.display()))?;
+        parts.push(state);
+    }
+    Ok(BlocksState::merge(&parts)?)
 }
 
 /// The CSV header of a catalogue.
@@ -87,7 +116,9 @@ pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
     prepare_outputs(args.checkpoint.as_deref(), args.resume, dir, true, &|_| true)?;
     fs::create_dir_all(dir)
         .with_context(|| format!("cannot create the output directory {}", dir.display()))?;
+    let merging = !args.merge.is_empty();
     let mut state = match (&args.checkpoint, args.resume) {
+        _ if merging => merge_states(&args.merge, spec)?,
         (Some(path), true) => {
             let text = fs::read_to_string(path)
                 .with_context(|| format!("cannot read the checkpoint {}", path.display()))?;
@@ -101,6 +132,10 @@ pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let total = state.shard_units();
     let mut save_error = None;
+    if merging && let Some(path) = &args.checkpoint {
+        write_atomic(path, state.to_text().as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     blocks::run(&mut state, args.threads, args.batch, stop, &mut |s| {
         eprintln!(
             "blocks {} cards: {}/{total} units, {} cycles of rounds, {:.0} s",
