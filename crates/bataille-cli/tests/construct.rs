@@ -269,8 +269,11 @@ fn aligned_blocks_shards_merge() {
         check(&[&args[..], &[&ckpt(k), "--out", &out]].concat(), 0, &[]);
     }
     let whole = check(&["aligned", "blocks", "--cards", "8"], 0, &[]);
-    let merged =
-        check(&["aligned", "blocks", "--cards", "8", "--merge", &ckpt(2), &ckpt(1), &ckpt(3)], 0, &[]);
+    let merged = check(
+        &["aligned", "blocks", "--cards", "8", "--merge", &ckpt(2), &ckpt(1), &ckpt(3)],
+        0,
+        &[],
+    );
     assert_eq!(merged, whole);
     let o = bataille(&["aligned", "blocks", "--cards", "8", "--merge", &ckpt(1), &ckpt(3)]);
     assert_eq!(o.status.code(), Some(2));
