@@ -190,7 +190,8 @@ fn keep(
 mod tests {
     use super::*;
     use crate::method::Method;
-    use crate::play::{Limits, Outcome, play};
+    use crate::outcome::{Limits, Outcome};
+    use crate::play::play;
 
     /// Tricks and cards of a game that ends.
     fn length(p: &Position, methods: Methods) -> Option<(u64, u64)> {

@@ -27,7 +27,9 @@
 //! - [`position`]: [`Position`] (two hands), its notations and deck validation.
 //! - [`method`]: stacking methods ([`Method`], [`Methods`]).
 //! - [`game`]: the ring-buffer [`Game`] and the trick.
-//! - [`play`](mod@play): whole games, [`Outcome`], Brent's detection, cycle ids, loop listing.
+//! - [`outcome`]: how a game comes out ([`Outcome`], [`GameResult`], [`Limits`]) and a loop
+//!   ([`Cycle`]) with its canonical name ([`CycleId`]).
+//! - [`play`](mod@play): whole games, Brent's detection, loop listing.
 //! - [`aligned`]: the aligned-cycle test of the article's box 4 and the round map
 //!   ([`aligned::round_natural`]).
 //! - [`backward`]: playing backwards, to extend long games into longer ones.
@@ -38,6 +40,7 @@ pub mod aligned;
 pub mod backward;
 pub mod game;
 pub mod method;
+pub mod outcome;
 pub mod packed;
 pub mod play;
 pub mod position;
@@ -46,10 +49,11 @@ pub mod tricks;
 
 pub use game::{Ending, Game, NoRandom, OrderError, Trick, TrickResult};
 pub use method::{Method, MethodError, Methods};
+pub use outcome::{Cycle, CycleId, GameResult, Limits, Outcome};
 pub use packed::{Finished, Packed, PackedDeal};
 pub use play::{
-    Cycle, CycleId, GameResult, Limits, Outcome, Scratch, loop_positions, play, play_deterministic,
-    play_deterministic_phased, play_random, play_random_until_repeat,
+    Scratch, loop_positions, play, play_deterministic, play_deterministic_phased, play_random,
+    play_random_until_repeat,
 };
 pub use position::{Player, Position, PositionError};
 pub use spec::{Card, DeckSpec, MAX_CARDS, MAX_VALUE, SpecError};

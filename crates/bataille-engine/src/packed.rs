@@ -25,7 +25,8 @@
 
 use crate::game::Ending;
 use crate::method::Method;
-use crate::play::{GameResult, Limits, free_tricks};
+use crate::outcome::{GameResult, Limits};
+use crate::play::free_tricks;
 use crate::spec::Card;
 
 /// A game [`Packed`] played to its end: small enough to come back in registers.

@@ -7,122 +7,19 @@
 //! reached), compared after every trick and replaced after 32, 64, 128, ... more tricks —
 //! constant memory and about one trick simulated per trick played. The period found is exact
 //! from any saved position. When a loop is found the tail and the cards are measured by
-//! replaying from the start, and the loop is walked once more to name it ([`CycleId`]).
+//! replaying from the start, and the loop is walked once more to name it ([`CycleId`](crate::CycleId)).
 //!
 //! Games with a random method are played until they end or reach the trick cap.
-
-use std::fmt;
 
 use rand::RngCore;
 
 use crate::game::{Ending, Game, NoRandom, TrickResult, slot};
 use crate::method::{Method, Methods};
+use crate::outcome::{Cycle, GameResult, Limits, Outcome};
+use crate::outcome::{advance, walk_loop};
 use crate::position::Position;
 use crate::spec::{Card, MAX_CARDS};
 use crate::tricks::{SeenPositions, Tricks};
-
-/// Limits on a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Stop after this many tricks with [`Outcome::Capped`]. For deterministic games this only
-    /// guards against enormous loops; for random ones it is the only stop besides the end.
-    pub max_tricks: u64,
-}
-
-impl Limits {
-    /// No cap for deterministic games (Brent's algorithm always terminates).
-    pub const DETERMINISTIC: Limits = Limits { max_tricks: u64::MAX };
-    /// The default cap for random games: 10 million tricks.
-    pub const RANDOM: Limits = Limits { max_tricks: 10_000_000 };
-
-    /// The default limits for `methods`.
-    pub fn default_for(methods: Methods) -> Limits {
-        if methods.is_deterministic() { Limits::DETERMINISTIC } else { Limits::RANDOM }
-    }
-}
-
-/// A loop reached by a deterministic game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Cycle {
-    /// Tricks before the loop is entered.
-    pub tail_tricks: u64,
-    /// Reveals (cards each player turned) before the loop is entered.
-    pub tail_cards: u64,
-    /// Tricks in one turn of the loop.
-    pub period_tricks: u64,
-    /// Reveals in one turn of the loop.
-    pub period_cards: u64,
-    /// The name of the loop, shared by every deal that reaches it.
-    pub id: CycleId,
-}
-
-/// The name of a loop: the fingerprint of its smallest position in the order of
-/// [`Position::canonical_cmp`], the player-swapped loop included when swapping players is a
-/// symmetry of the game (same symmetric method for both).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct CycleId(pub u64);
-
-impl fmt::Display for CycleId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:016x}", self.0)
-    }
-}
-
-/// How a game came out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// The first player won.
-    FirstWins,
-    /// The second player won.
-    SecondWins,
-    /// Both ran out together.
-    Draw,
-    /// The game loops forever.
-    Cycle(Cycle),
-    /// The trick cap was reached first.
-    Capped,
-}
-
-impl Outcome {
-    /// A short lower-case name: `first`, `second`, `draw`, `cycle`, `capped`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Outcome::FirstWins => "first",
-            Outcome::SecondWins => "second",
-            Outcome::Draw => "draw",
-            Outcome::Cycle(_) => "cycle",
-            Outcome::Capped => "capped",
-        }
-    }
-
-    /// Whether the game ended (win or draw).
-    pub fn is_finished(&self) -> bool {
-        matches!(self, Outcome::FirstWins | Outcome::SecondWins | Outcome::Draw)
-    }
-}
-
-impl From<Ending> for Outcome {
-    fn from(e: Ending) -> Outcome {
-        match e {
-            Ending::FirstWins => Outcome::FirstWins,
-            Ending::SecondWins => Outcome::SecondWins,
-            Ending::Draw => Outcome::Draw,
-        }
-    }
-}
-
-/// The outcome of a game and its two measures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct GameResult {
-    /// How it came out.
-    pub outcome: Outcome,
-    /// Tricks played: for a finished game every trick begun (the last may be a battle that
-    /// could not be finished); for a loop, tail + period (the tricks until the first repeated
-    /// position); for a capped game, the cap.
-    pub tricks: u64,
-    /// Cards each player turned (reveals), counted over the same tricks.
-    pub cards: u64,
-}
 
 /// Plays the game from `start`. Deterministic games get Brent's cycle detection; random ones
 /// (see [`crate::Method::Random`]) are played until they end or reach `limits.max_tricks`.
@@ -602,18 +499,6 @@ pub fn play_random_until_repeat<R: RngCore + ?Sized>(
     Tricks::new(start, methods, rng, limits).until_repeat(seen).finish()
 }
 
-/// Advances a game that is known to be on a loop or heading to one by `n` tricks, returning
-/// the reveals played.
-fn advance(g: &mut Game, methods: Methods, n: u64) -> u64 {
-    let mut cards = 0;
-    for _ in 0..n {
-        let t = g.trick(methods, &mut NoRandom);
-        debug_assert!(matches!(t.result, TrickResult::Taken(_)));
-        cards += u64::from(t.reveals);
-    }
-    cards
-}
-
 /// Given the period `lam` found by Brent's algorithm, measures the tail and names the loop.
 fn measure_cycle(start: &Game, methods: Methods, lam: u64) -> Cycle {
     let mut ahead = start.clone();
@@ -628,27 +513,6 @@ fn measure_cycle(start: &Game, methods: Methods, lam: u64) -> Cycle {
     }
     let (period_cards, id) = walk_loop(&entry, methods, lam);
     Cycle { tail_tricks, tail_cards, period_tricks: lam, period_cards, id }
-}
-
-/// Walks the loop through `entry` once; returns its reveals and its canonical id.
-pub(crate) fn walk_loop(entry: &Game, methods: Methods, lam: u64) -> (u64, CycleId) {
-    let symmetric = methods.is_swap_symmetric();
-    let mut g = entry.clone();
-    let mut best = entry.clone();
-    let mut best_swap = false;
-    let mut cards = 0;
-    for _ in 0..lam {
-        for swap in [false, true] {
-            if (swap && !symmetric) || g.cmp_oriented(swap, &best, best_swap).is_ge() {
-                continue;
-            }
-            best.clone_from(&g);
-            best_swap = swap;
-        }
-        cards += advance(&mut g, methods, 1);
-    }
-    debug_assert!(g.same_position(entry));
-    (cards, CycleId(best.fingerprint(best_swap)))
 }
 
 /// The positions of the loop reached from `start`, beginning at the loop's entry (the first

@@ -33,7 +33,7 @@ use rand::RngCore;
 
 use crate::game::{Ending, Game, Trick, TrickResult};
 use crate::method::Methods;
-use crate::play::{Cycle, GameResult, Limits, Outcome, walk_loop};
+use crate::outcome::{Cycle, GameResult, Limits, Outcome, walk_loop};
 use crate::spec::Card;
 
 /// The tricks of one game, played one per [`Iterator::next`].
@@ -130,7 +130,7 @@ impl<'a, R: RngCore> Tricks<'a, R> {
     /// or at a repeated position ([`Tricks::until_repeat`]) the loop of a deterministic game —
     /// tail, period and their reveals from the positions met, the loop walked once more to
     /// name it — or a capped game with a random method. The tricks and cards are those played
-    /// (for a loop, tail + period, as [`crate::play`] gives them).
+    /// (for a loop, tail + period, as [`crate::play()`] gives them).
     pub fn finish(mut self) -> GameResult {
         if self.stop.is_none() {
             let stop = play_out(
