@@ -14,10 +14,11 @@
 //!   the settling reveal lays the runs of equal cards out from the strongest value down: a
 //!   sort by counting, with no branch either.
 //!
-//! [`Packed::play_many`] plays any number of deals four at a time, one in each 64-bit lane of
-//! an AVX2 register where the processor has them (detected at run time): the same steps on four
-//! games, and a lane whose game has ended takes the next deal at once, so that the lanes stay
-//! busy until the last deals.
+//! [`Packed::play_many`] plays any number of deals several at a time, one in each 64-bit lane of
+//! a vector register, chosen at run time: eight lanes of an AVX-512 register where the
+//! processor has `avx512f`, four lanes of an AVX2 register where it has `avx2`, one game at a
+//! time otherwise. The same steps run on every lane, and a lane whose game has ended takes the
+//! next deal at once, so that the lanes stay busy until the last deals.
 //!
 //! Only the first phase of [`crate::play_deterministic`] is played this way: a game still
 //! running after it is left to [`crate::play_deterministic`] (Brent's algorithm), so every
