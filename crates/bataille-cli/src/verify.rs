@@ -29,7 +29,7 @@ pub(crate) struct VerifyArgs {
     #[command(flatten)]
     pub(crate) format: crate::args::FormatArgs,
     /// The records file whose rows are replayed after the catalogue (skipped when the default
-    /// file does not exist; not with --csv, which writes the catalogue only).
+    /// file does not exist; not with --csv, which writes the claims only).
     #[arg(long, value_name = "FILE", conflicts_with = "csv")]
     pub(crate) records: Option<std::path::PathBuf>,
 }
