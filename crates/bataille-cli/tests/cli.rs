@@ -154,6 +154,15 @@ fn verify_reads_the_committed_hunts() {
     assert!(o.status.success(), "{}", stdout(&o));
     assert!(stdout(&o).contains("3 claims checked: 3 ok"), "{}", stdout(&o));
     assert!(stdout(&o).contains("c4v4-natural-looping  8,235"), "{}", stdout(&o));
+    // The committed C=4 V=5 natural hunt: every deal, no loop, the 453-trick game.
+    let o = Command::new(env!("CARGO_BIN_EXE_bataille"))
+        .args(["verify", "--filter", "c4v5-natural-"])
+        .current_dir(root)
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains("3 claims checked: 3 ok"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("c4v5-natural-deals    152,770,174,200"), "{}", stdout(&o));
 
     let dir = std::env::temp_dir().join(format!("bataille-verify-hunts-{}", std::process::id()));
     let state = dir.join("results/hunts/c4v4-natural");
