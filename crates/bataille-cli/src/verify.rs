@@ -122,10 +122,11 @@ fn read_hunts<'a>(hunts: &[&'a CommittedHunt]) -> (Vec<Claim>, Vec<(&'a Committe
     let mut claims = Vec::new();
     let mut missing = Vec::new();
     for &hunt in hunts {
-        let read = std::fs::read_to_string(hunt.state);
-        if let Err(e) = &read
-            && e.kind() == std::io::ErrorKind::NotFound
-        {
+        let read = crate::output::files::read_bounded(
+            Path::new(hunt.state),
+            crate::output::files::MAX_STATE_BYTES,
+        );
+        if let Ok(None) = read {
             missing.push((
                 hunt,
                 format!(
@@ -137,8 +138,8 @@ fn read_hunts<'a>(hunts: &[&'a CommittedHunt]) -> (Vec<Claim>, Vec<(&'a Committe
             continue;
         }
         let state = read
-            .map_err(|e| e.to_string())
-            .and_then(|t| State::decode(&t).map_err(|e| e.to_string()));
+            .map_err(|e| format!("{e:#}"))
+            .and_then(|t| State::decode(&t.unwrap_or_default()).map_err(|e| e.to_string()));
         match state {
             Ok(state) => claims.extend(hunt_claims(hunt, &state)),
             Err(e) => claims.push(Claim {
