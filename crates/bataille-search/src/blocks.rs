@@ -421,60 +421,95 @@ pub(crate) enum Leaf {
 /// seen twice) and says whether it is the canonical position of a cycle of rounds.
 pub(crate) fn concrete_cycle(p0: &[Card], p1: &[Card], max_rounds: usize) -> Leaf {
     let n = p0.len();
-    let mut cur = [[0 as Card; MAX_HALF]; 2];
-    cur[0][..n].copy_from_slice(p0);
-    cur[1][..n].copy_from_slice(p1);
-    let mut next = cur;
-    let mut saved = cur;
-    let mut power = 1;
-    let mut tricks = 0;
-    let mut square_is_swap = false;
-    let mut self_twin = false;
-    for round in 1..=max_rounds {
-        let [c0, c1] = &cur;
-        let [n0, n1] = &mut next;
-        match round_natural(&c0[..n], &c1[..n], &mut n0[..n], &mut n1[..n]) {
-            Ok(t) => tricks += u64::from(t),
-            Err(_) => return Leaf::No,
-        }
-        std::mem::swap(&mut cur, &mut next);
-        let (q0, q1) = (&cur[0][..n], &cur[1][..n]);
-        let direct = cmp_interleaved(q0, q1, p0, p1);
-        let swapped = cmp_interleaved(q1, q0, p0, p1);
-        if direct.is_lt() || swapped.is_lt() {
-            return Leaf::No;
-        }
-        if swapped.is_eq() {
-            self_twin = true;
-            square_is_swap |= round == 2;
-        }
-        if direct.is_eq() {
-            let position = Position::new(p0.to_vec(), p1.to_vec()).expect("a valid position");
-            let natural = Methods::both(Method::Natural);
-            let r = play(&position, natural, &mut NoRandom, Limits::DETERMINISTIC);
-            let Outcome::Cycle(cycle) = r.outcome else { unreachable!("an aligned cycle loops") };
-            return Leaf::Cycle(BlockCycle {
-                pattern: pattern_of(&[p0, p1].concat()),
-                first: p0.to_vec(),
-                second: p1.to_vec(),
-                period_rounds: round,
-                period_tricks: tricks,
-                phases: 1,
-                cycle_id: cycle.id.0,
-                self_twin,
-                square_is_swap,
-            });
-        }
-        // A cycle that does not come back to the root: the root is not on it.
-        if cur == saved {
-            return Leaf::No;
-        }
-        if round == power {
-            saved = cur;
-            power *= 2;
-        }
+    let mut root = [[0 as Card; MAX_HALF]; 2];
+    root[0][..n].copy_from_slice(p0);
+    root[1][..n].copy_from_slice(p1);
+    Walk::new(root).play_on(p0, p1, root, 1, max_rounds)
+}
+
+/// A concrete position, n cards per hand in the first n slots.
+pub(crate) type Concrete = [[Card; MAX_HALF]; 2];
+
+/// The state of [`concrete_cycle`]'s walk after some rounds: Brent's saved position and power
+/// of two, the tricks played, and what the player-swapped positions met so far said.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Walk {
+    pub(crate) saved: Concrete,
+    pub(crate) power: usize,
+    pub(crate) tricks: u64,
+    pub(crate) self_twin: bool,
+    pub(crate) square_is_swap: bool,
+}
+
+impl Walk {
+    /// The walk before its first round, from `root`.
+    pub(crate) fn new(root: Concrete) -> Walk {
+        Walk { saved: root, power: 1, tricks: 0, self_twin: false, square_is_swap: false }
     }
-    Leaf::Capped
+
+    /// Plays rounds `first_round..=max_rounds` from `cur`, the position after the rounds
+    /// before them, until the walk from the root `p0 / p1` is decided.
+    pub(crate) fn play_on(
+        mut self,
+        p0: &[Card],
+        p1: &[Card],
+        mut cur: Concrete,
+        first_round: usize,
+        max_rounds: usize,
+    ) -> Leaf {
+        let n = p0.len();
+        let mut next = cur;
+        for round in first_round..=max_rounds {
+            let [c0, c1] = &cur;
+            let [n0, n1] = &mut next;
+            match round_natural(&c0[..n], &c1[..n], &mut n0[..n], &mut n1[..n]) {
+                Ok(t) => self.tricks += u64::from(t),
+                Err(_) => return Leaf::No,
+            }
+            std::mem::swap(&mut cur, &mut next);
+            let (q0, q1) = (&cur[0][..n], &cur[1][..n]);
+            let direct = cmp_interleaved(q0, q1, p0, p1);
+            let swapped = cmp_interleaved(q1, q0, p0, p1);
+            if direct.is_lt() || swapped.is_lt() {
+                return Leaf::No;
+            }
+            if swapped.is_eq() {
+                self.self_twin = true;
+                self.square_is_swap |= round == 2;
+            }
+            if direct.is_eq() {
+                return self.found(p0, p1, round);
+            }
+            // A cycle that does not come back to the root: the root is not on it.
+            if cur == self.saved {
+                return Leaf::No;
+            }
+            if round == self.power {
+                self.saved = cur;
+                self.power *= 2;
+            }
+        }
+        Leaf::Capped
+    }
+
+    /// The root `p0 / p1` came back after `round` rounds, never passing a smaller position.
+    pub(crate) fn found(&self, p0: &[Card], p1: &[Card], round: usize) -> Leaf {
+        let position = Position::new(p0.to_vec(), p1.to_vec()).expect("a valid position");
+        let natural = Methods::both(Method::Natural);
+        let r = play(&position, natural, &mut NoRandom, Limits::DETERMINISTIC);
+        let Outcome::Cycle(cycle) = r.outcome else { unreachable!("an aligned cycle loops") };
+        Leaf::Cycle(BlockCycle {
+            pattern: pattern_of(&[p0, p1].concat()),
+            first: p0.to_vec(),
+            second: p1.to_vec(),
+            period_rounds: round,
+            period_tricks: self.tricks,
+            phases: 1,
+            cycle_id: cycle.id.0,
+            self_twin: self.self_twin,
+            square_is_swap: self.square_is_swap,
+        })
+    }
 }
 
 /// Every aligned cycle of `pattern` (value v used `pattern[v - 1]` times, 2n cards in all),

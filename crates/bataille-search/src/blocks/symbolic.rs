@@ -17,7 +17,9 @@
 
 use bataille_engine::Card;
 
-use super::{BlockCycle, Leaf, MAX_HALF, cmp_interleaved, concrete_cycle};
+#[cfg(debug_assertions)]
+use super::concrete_cycle;
+use super::{BlockCycle, Concrete, Leaf, MAX_HALF, Walk, cmp_interleaved};
 
 const SYMBOLS: usize = 2 * MAX_HALF;
 
@@ -178,8 +180,18 @@ struct Outcomes {
     root: Hands,
     /// The outcomes forced at the first indices of round 1 (the unit).
     prefix: Vec<u8>,
+    /// The positions after rounds 1, 2, ... of the branch followed, as symbols, with the
+    /// tricks of each round: a root is checked against them without playing those rounds.
+    trail: Vec<(Hands, u32)>,
     result: UnitResult,
 }
+
+/// Rounds followed past `max_rounds`, uncounted, before the roots left in a branch are
+/// enumerated: each of the leaf's roots whose next round is not aligned, or reaches a smaller
+/// position, is dropped before it is built (most of them: a root's first unfollowed round
+/// decides it three times in four at 20 cards). The counters and the cycles do not depend on
+/// it: the roots dropped are those the round map would have decided by that round.
+const LEAF_ROUNDS: usize = 2;
 
 /// Rounds a single position is played for before it counts as undecided (Brent's detection
 /// decides far sooner: a position's orbit is at most the number of positions).
@@ -196,6 +208,13 @@ enum Keep {
 }
 
 impl Keep {
+    /// The rounds followed by the branch.
+    fn rounds(self) -> usize {
+        match self {
+            Keep::Exactly(r) | Keep::Above(r) => r,
+        }
+    }
+
     fn keeps(self, period: usize) -> bool {
         match self {
             Keep::Exactly(r) => period == r,
@@ -210,7 +229,8 @@ const FIRST: u8 = 1;
 const SECOND: u8 = 2;
 
 impl Outcomes {
-    /// Plays index `i` of round `round` (1-based) from position `cur`, building `next`.
+    /// Plays index `i` of round `round` (1-based) from position `cur`, building `next`;
+    /// `tricks` of the round have ended before index `i`.
     #[allow(clippy::too_many_arguments)] // the search state, copied down the recursion
     fn index(
         &mut self,
@@ -221,29 +241,46 @@ impl Outcomes {
         known: [usize; 2],
         i: usize,
         start: usize,
+        tricks: u32,
     ) {
         let n = self.half;
         if i == n {
-            self.round_end(rel, round, next);
+            self.round_end(rel, round, next, tricks);
             return;
         }
         let (a, b) = (cur[0][i], cur[1][i]);
+        // An outcome the relations already fix is followed with them as they are (they passed
+        // `root_is_an_image` when they were made); an open one with a copy that records it.
+        let fixed = rel.rel(a, b);
+        let mut copy;
         for outcome in [TIE, FIRST, SECOND] {
             if round == 1 && i < self.prefix.len() && self.prefix[i] != outcome {
                 continue;
             }
-            let mut r = *rel;
-            let ok = match outcome {
-                TIE => i + 1 < n && r.equal(a, b, self.max_mult),
-                FIRST => r.less(b, a),
-                _ => r.less(a, b),
-            };
-            if !ok || !self.root_is_an_image(&r) {
+            if outcome == TIE && i + 1 == n {
                 continue;
             }
-            self.result.nodes += 1;
+            let r = if fixed == Rel::Open {
+                copy = *rel;
+                let ok = match outcome {
+                    TIE => copy.equal(a, b, self.max_mult),
+                    FIRST => copy.less(b, a),
+                    _ => copy.less(a, b),
+                };
+                if !ok || !self.root_is_an_image(&copy) {
+                    continue;
+                }
+                &copy
+            } else if fixed == [Rel::Equal, Rel::Greater, Rel::Less][usize::from(outcome)] {
+                rel
+            } else {
+                continue;
+            };
+            if round <= self.max_rounds {
+                self.result.nodes += 1;
+            }
             if outcome == TIE {
-                self.index(&r, round, cur, next, known, i + 1, start);
+                self.index(r, round, cur, next, known, i + 1, start, tricks);
                 continue;
             }
             let w = usize::from(outcome - 1);
@@ -261,7 +298,7 @@ impl Outcomes {
             }
             let mut k = known;
             k[w] = at;
-            self.index(&r, round, cur, &mut nx, k, i + 1, i + 1);
+            self.index(r, round, cur, &mut nx, k, i + 1, i + 1, tricks + 1);
         }
     }
 
@@ -269,89 +306,175 @@ impl Outcomes {
     /// piles, that is each pair of cards `(h[2j], h[2j + 1])` non-increasing (the first pair
     /// strict, a relation set from the start). False when a pair is known to increase.
     fn root_is_an_image(&self, rel: &Relations) -> bool {
-        (0..self.half / 2).all(|j| {
-            let [a, b] = &self.root;
-            rel.rel(a[2 * j], a[2 * j + 1]) != Rel::Less
-                && rel.rel(b[2 * j], b[2 * j + 1]) != Rel::Less
-        })
+        // The root's hands are the symbols 0..n and n..2n, n even: its pairs are (s, s + 1)
+        // for every even s, and s < s + 1 is recorded in s's class as s + 1 above it.
+        (0..2 * self.half)
+            .step_by(2)
+            .all(|s| rel.above[usize::from(rel.rep[s])] >> (s + 1) & 1 == 0)
     }
 
-    fn round_end(&mut self, rel: &Relations, round: usize, pos: &Hands) {
-        let n = self.half;
-        // The root must be the smallest position of its cycle and of its swap: end the branch
-        // when this position (or its swap) is known to be smaller, or the root's swap is.
-        let smaller = |x: &dyn Fn(usize) -> (u8, u8)| {
-            for j in 0..n {
-                let (p, q) = x(j);
-                for (s, t) in [(p, self.root[0][j]), (q, self.root[1][j])] {
-                    match rel.rel(s, t) {
-                        Rel::Equal => {}
-                        Rel::Less => return true,
-                        _ => return false,
-                    }
+    /// Whether the interleaved sequence `x0[0], x1[0], x0[1], ...` is known to be smaller than
+    /// the root's.
+    fn known_smaller(&self, rel: &Relations, x0: &[u8], x1: &[u8]) -> bool {
+        for j in 0..self.half {
+            for (s, t) in [(x0[j], self.root[0][j]), (x1[j], self.root[1][j])] {
+                match rel.rel(s, t) {
+                    Rel::Equal => {}
+                    Rel::Less => return true,
+                    _ => return false,
                 }
             }
-            false
-        };
-        if smaller(&|j| (pos[0][j], pos[1][j]))
-            || smaller(&|j| (pos[1][j], pos[0][j]))
-            || smaller(&|j| (self.root[1][j], self.root[0][j]))
+        }
+        false
+    }
+
+    fn round_end(&mut self, rel: &Relations, round: usize, pos: &Hands, tricks: u32) {
+        let n = self.half;
+        self.trail.truncate(round - 1);
+        self.trail.push((*pos, tricks));
+        // The root must be the smallest position of its cycle and of its swap: end the branch
+        // when this position (or its swap) is known to be smaller, or the root's swap is.
+        let [p0, p1] = pos;
+        let [r0, r1] = &self.root;
+        if self.known_smaller(rel, p0, p1)
+            || self.known_smaller(rel, p1, p0)
+            || self.known_smaller(rel, r1, r0)
         {
             return;
         }
         let symbols = 2 * n;
-        // Close the cycle here.
-        let mut closed = *rel;
-        let closes = (0..n).all(|j| {
-            closed.equal(pos[0][j], self.root[0][j], self.max_mult)
-                && closed.equal(pos[1][j], self.root[1][j], self.max_mult)
-        });
-        if closes {
-            self.result.leaves += 1;
-            self.weak_orders(&closed, Keep::Exactly(round));
+        let counted = round <= self.max_rounds;
+        // Close the cycle here (unless a card is already known to differ from the root's).
+        let open = |s, t| matches!(rel.rel(s, t), Rel::Equal | Rel::Open);
+        if (0..n).all(|j| open(p0[j], r0[j]) && open(p1[j], r1[j])) {
+            let mut closed = *rel;
+            let closes = (0..n).all(|j| {
+                closed.equal(p0[j], r0[j], self.max_mult)
+                    && closed.equal(p1[j], r1[j], self.max_mult)
+            });
+            if closes {
+                self.result.leaves += u64::from(counted);
+                self.weak_orders(&closed, Keep::Exactly(round));
+            }
         }
         if rel.total(symbols) {
             // One position: play it on.
-            self.result.leaves += 1;
+            self.result.leaves += u64::from(counted);
             let values = rel.values(symbols);
             self.concrete(&values, Keep::Above(round));
             return;
         }
         if round == self.max_rounds {
+            self.result.leaves += 1;
+        }
+        if round == self.max_rounds + LEAF_ROUNDS {
             // Every root left in the branch, played on: those on a cycle longer than the
             // rounds followed.
-            self.result.leaves += 1;
             self.weak_orders(rel, Keep::Above(round));
             return;
         }
         let mut next = [[0; MAX_HALF]; 2];
-        self.index(rel, round + 1, pos, &mut next, [0, 0], 0, 0);
+        self.index(rel, round + 1, pos, &mut next, [0, 0], 0, 0, 0);
     }
 
     /// Records the root with symbol values `values` if it lies on a cycle whose period in
     /// rounds passes `keep`, and it is that cycle's canonical position.
     fn concrete(&mut self, values: &[Card; SYMBOLS], keep: Keep) {
+        let root = self.map(&self.root, values);
         let n = self.half;
-        let hand = |p: usize| -> Vec<Card> {
-            self.root[p][..n].iter().map(|&s| values[usize::from(s)]).collect()
-        };
-        let (a, b) = (hand(0), hand(1));
-        if cmp_interleaved(&b, &a, &a, &b).is_lt() {
+        let (a, b) = (&root[0][..n], &root[1][..n]);
+        if cmp_interleaved(b, a, a, b).is_lt() {
             return;
         }
-        match concrete_cycle(&a, &b, CONCRETE_ROUNDS) {
+        let leaf = self.walk(values, &root, keep.rounds());
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(leaf, concrete_cycle(a, b, CONCRETE_ROUNDS));
+        match leaf {
             Leaf::Cycle(c) if keep.keeps(c.period_rounds) => self.result.cycles.push(c),
             Leaf::Capped => self.result.capped += 1,
             _ => {}
         }
     }
 
+    /// The symbols of `hands` replaced by their values.
+    fn map(&self, hands: &Hands, values: &[Card; SYMBOLS]) -> Concrete {
+        let mut out = [[0; MAX_HALF]; 2];
+        for (o, h) in out.iter_mut().zip(hands) {
+            for (c, &s) in o.iter_mut().zip(&h[..self.half]) {
+                *c = values[usize::from(s)];
+            }
+        }
+        out
+    }
+
+    /// [`concrete_cycle`] from `root` (the root's symbols given `values`), the first `rounds`
+    /// rounds read from the trail instead of played: the relations of the branch fix their
+    /// outcomes, so they are aligned and end on the trail's positions. The same checks, in the
+    /// same order, as playing them, so the same answer.
+    fn walk(&self, values: &[Card; SYMBOLS], root: &Concrete, rounds: usize) -> Leaf {
+        let n = self.half;
+        let (p0, p1) = (&root[0][..n], &root[1][..n]);
+        let v = |s: u8| values[usize::from(s)];
+        // The position after a round of the trail, compared with `q` without mapping it whole.
+        let cmp = |pos: &Hands, swap: usize, q: &Concrete| {
+            for j in 0..n {
+                let o = v(pos[swap][j]).cmp(&q[0][j]).then(v(pos[1 - swap][j]).cmp(&q[1][j]));
+                if o.is_ne() {
+                    return o;
+                }
+            }
+            std::cmp::Ordering::Equal
+        };
+        let mut walk = Walk::new(*root);
+        // Brent's saved position: the root, or the position after round `saved`.
+        let mut saved = 0;
+        for round in 1..=rounds {
+            let (pos, tricks) = &self.trail[round - 1];
+            walk.tricks += u64::from(*tricks);
+            let direct = cmp(pos, 0, root);
+            let swapped = cmp(pos, 1, root);
+            if direct.is_lt() || swapped.is_lt() {
+                return Leaf::No;
+            }
+            if swapped.is_eq() {
+                walk.self_twin = true;
+                walk.square_is_swap |= round == 2;
+            }
+            if direct.is_eq() {
+                return walk.found(p0, p1, round);
+            }
+            let same = if saved == 0 {
+                cmp(pos, 0, root).is_eq()
+            } else {
+                let q = &self.trail[saved - 1].0;
+                (0..n).all(|j| v(pos[0][j]) == v(q[0][j]) && v(pos[1][j]) == v(q[1][j]))
+            };
+            if same {
+                return Leaf::No;
+            }
+            if round == walk.power {
+                saved = round;
+                walk.power *= 2;
+            }
+        }
+        if saved > 0 {
+            walk.saved = self.map(&self.trail[saved - 1].0, values);
+        }
+        let cur = self.map(&self.trail[rounds - 1].0, values);
+        walk.play_on(p0, p1, cur, rounds + 1, CONCRETE_ROUNDS)
+    }
+
     /// Every weak order of the classes compatible with `rel`, each a root position to check.
     fn weak_orders(&mut self, rel: &Relations, round: Keep) {
         let symbols = 2 * self.half;
-        let reps: Vec<usize> = (0..symbols).filter(|&s| usize::from(rel.rep[s]) == s).collect();
+        let mut reps = [0; SYMBOLS];
+        let mut count = 0;
+        for s in (0..symbols).filter(|&s| usize::from(rel.rep[s]) == s) {
+            reps[count] = s;
+            count += 1;
+        }
         let mut values = [0 as Card; SYMBOLS];
-        self.levels(rel, &reps, 0, 1, &mut values, round);
+        self.levels(rel, &reps[..count], 0, 1, &mut values, round);
     }
 
     fn levels(
@@ -371,13 +494,16 @@ impl Outcomes {
             return;
         }
         // Classes not placed whose smaller symbols are all placed.
-        let ready: Vec<usize> = reps
-            .iter()
-            .copied()
-            .filter(|&c| placed & rel.members[c] == 0 && rel.below[c] & !placed == 0)
-            .collect();
+        let mut ready = [0; SYMBOLS];
+        let mut count = 0;
+        for &c in reps {
+            if placed & rel.members[c] == 0 && rel.below[c] & !placed == 0 {
+                ready[count] = c;
+                count += 1;
+            }
+        }
         // Every nonempty set of them, of at most max_mult symbols, becomes the next value.
-        self.subsets(rel, reps, &ready, 0, 0, placed, value, values, round);
+        self.subsets(rel, reps, &ready[..count], 0, 0, placed, value, values, round);
     }
 
     #[allow(clippy::too_many_arguments)] // the enumeration's state, passed down
@@ -443,6 +569,7 @@ pub(super) fn search_unit(
         max_rounds,
         root,
         prefix: prefix.to_vec(),
+        trail: Vec::new(),
         result: UnitResult::default(),
     };
     let mut rel = Relations::new(2 * half);
@@ -452,7 +579,7 @@ pub(super) fn search_unit(
         let _ = rel.less(root[1][1], root[1][0]);
     }
     let mut next = [[0; MAX_HALF]; 2];
-    o.index(&rel, 1, &root, &mut next, [0, 0], 0, 0);
+    o.index(&rel, 1, &root, &mut next, [0, 0], 0, 0, 0);
     o.result.cycles.sort();
     o.result.cycles.dedup();
     o.result
