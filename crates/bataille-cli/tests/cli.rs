@@ -163,6 +163,22 @@ fn verify_reads_the_committed_hunts() {
     assert!(o.status.success(), "{}", stdout(&o));
     assert!(stdout(&o).contains("3 claims checked: 3 ok"), "{}", stdout(&o));
     assert!(stdout(&o).contains("c4v5-natural-deals    152,770,174,200"), "{}", stdout(&o));
+    // ... and the optimized one: the explorer's 18,433 looping arrangements recomputed from our
+    // 19,051 looping deals, the 316-trick game.
+    let o = Command::new(env!("CARGO_BIN_EXE_bataille"))
+        .args(["verify", "--filter", "c4v5-optimized-"])
+        .current_dir(root)
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains("3 claims checked: 3 ok"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("c4v5-optimized-looping  18,433"), "{}", stdout(&o));
+    let o = Command::new(env!("CARGO_BIN_EXE_bataille"))
+        .args(["verify", "--filter", "c4v5-optimized-looping", "--csv"])
+        .current_dir(root)
+        .output()
+        .expect("runs");
+    assert!(stdout(&o).contains("ours: 19,051 looping deals"), "{}", stdout(&o));
 
     let dir = std::env::temp_dir().join(format!("bataille-verify-hunts-{}", std::process::id()));
     let state = dir.join("results/hunts/c4v4-natural");
