@@ -233,6 +233,25 @@ const FIRST: u8 = 1;
 const SECOND: u8 = 2;
 
 impl Outcomes {
+    /// The search of the unit `prefix`, at its root: the first hand holds the symbols 0..n,
+    /// the second n..2n.
+    fn new(half: usize, max_mult: usize, max_rounds: usize, prefix: &[u8]) -> Outcomes {
+        let mut root = [[0; MAX_HALF]; 2];
+        let [a, b] = &mut root;
+        for (i, (x, y)) in a.iter_mut().zip(b.iter_mut()).take(half).enumerate() {
+            (*x, *y) = (i as u8, (half + i) as u8);
+        }
+        Outcomes {
+            half,
+            max_mult: max_mult as u32,
+            max_rounds,
+            root,
+            prefix: prefix.to_vec(),
+            trail: Vec::new(),
+            result: UnitResult::default(),
+        }
+    }
+
     /// Plays index `i` of round `round` (1-based) from position `cur`, building `next`;
     /// `tricks` of the round have ended before index `i`.
     #[allow(clippy::too_many_arguments)] // the search state, copied down the recursion
@@ -564,21 +583,8 @@ pub(super) fn search_unit(
     max_rounds: usize,
     prefix: &[u8],
 ) -> UnitResult {
-    // The first hand holds symbols 0..n, the second n..2n.
-    let mut root = [[0; MAX_HALF]; 2];
-    let [a, b] = &mut root;
-    for (i, (x, y)) in a.iter_mut().zip(b.iter_mut()).take(half).enumerate() {
-        (*x, *y) = (i as u8, (half + i) as u8);
-    }
-    let mut o = Outcomes {
-        half,
-        max_mult: max_mult as u32,
-        max_rounds,
-        root,
-        prefix: prefix.to_vec(),
-        trail: Vec::new(),
-        result: UnitResult::default(),
-    };
+    let mut o = Outcomes::new(half, max_mult, max_rounds, prefix);
+    let root = o.root;
     let mut rel = Relations::new(2 * half);
     if half >= 2 {
         // The first pile of each hand of the root begins with its winning card.
@@ -597,19 +603,7 @@ mod tests {
     use super::*;
 
     fn outcomes(half: usize) -> Outcomes {
-        let mut root = [[0; MAX_HALF]; 2];
-        for i in 0..half {
-            (root[0][i], root[1][i]) = (i as u8, (half + i) as u8);
-        }
-        Outcomes {
-            half,
-            max_mult: 4,
-            max_rounds: 8,
-            root,
-            prefix: Vec::new(),
-            trail: Vec::new(),
-            result: UnitResult::default(),
-        }
+        Outcomes::new(half, 4, 8, &[])
     }
 
     /// Only the pairs of a hand's piles count: with an odd n, neither the pair across the two
