@@ -138,46 +138,35 @@ fn scripted_orders_replay_box_3() {
     assert!(stderr(&o).contains("not an arrangement of the cards won"), "{}", stderr(&o));
 }
 
-/// The committed C=4 V=4 hunt reproduces the C++ explorer's log; a damaged copy of its state
+/// The committed hunts reproduce the C++ explorer's logs; a damaged copy of a state
 /// is a failed claim (exit 1), and a directory without the hunts says so without failing.
 #[test]
 fn verify_reads_the_committed_hunts() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-    let run = |dir: &std::path::Path| {
+    let verify = |dir: &std::path::Path, args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_bataille"))
-            .args(["verify", "--filter", "c4v4-natural-"])
+            .arg("verify")
+            .args(args)
             .current_dir(dir)
             .output()
             .expect("runs")
     };
-    let o = run(std::path::Path::new(root));
-    assert!(o.status.success(), "{}", stdout(&o));
-    assert!(stdout(&o).contains("3 claims checked: 3 ok"), "{}", stdout(&o));
-    assert!(stdout(&o).contains("c4v4-natural-looping  8,235"), "{}", stdout(&o));
-    // The committed C=4 V=5 natural hunt: every deal, no loop, the 453-trick game.
-    let o = Command::new(env!("CARGO_BIN_EXE_bataille"))
-        .args(["verify", "--filter", "c4v5-natural-"])
-        .current_dir(root)
-        .output()
-        .expect("runs");
-    assert!(o.status.success(), "{}", stdout(&o));
-    assert!(stdout(&o).contains("3 claims checked: 3 ok"), "{}", stdout(&o));
-    assert!(stdout(&o).contains("c4v5-natural-deals    152,770,174,200"), "{}", stdout(&o));
-    // ... and the optimized one: the explorer's 18,433 looping arrangements recomputed from our
-    // 19,051 looping deals, the 316-trick game.
-    let o = Command::new(env!("CARGO_BIN_EXE_bataille"))
-        .args(["verify", "--filter", "c4v5-optimized-"])
-        .current_dir(root)
-        .output()
-        .expect("runs");
-    assert!(o.status.success(), "{}", stdout(&o));
-    assert!(stdout(&o).contains("3 claims checked: 3 ok"), "{}", stdout(&o));
-    assert!(stdout(&o).contains("c4v5-optimized-looping  18,433"), "{}", stdout(&o));
-    let o = Command::new(env!("CARGO_BIN_EXE_bataille"))
-        .args(["verify", "--filter", "c4v5-optimized-looping", "--csv"])
-        .current_dir(root)
-        .output()
-        .expect("runs");
+    let run = |dir: &std::path::Path| verify(dir, &["--filter", "c4v4-natural-"]);
+    // Each committed hunt, read from the repository: C=4 V=4 natural (the explorer's 8,235
+    // looping arrangements), C=4 V=5 natural (every deal, no loop, the 453-trick game) and
+    // optimized (the explorer's 18,433 looping arrangements recomputed from our 19,051 looping
+    // deals, the 316-trick game).
+    for (filter, line) in [
+        ("c4v4-natural-", "c4v4-natural-looping  8,235"),
+        ("c4v5-natural-", "c4v5-natural-deals    152,770,174,200"),
+        ("c4v5-optimized-", "c4v5-optimized-looping  18,433"),
+    ] {
+        let o = verify(std::path::Path::new(root), &["--filter", filter]);
+        assert!(o.status.success(), "{}", stdout(&o));
+        assert!(stdout(&o).contains("3 claims checked: 3 ok"), "{}", stdout(&o));
+        assert!(stdout(&o).contains(line), "{}", stdout(&o));
+    }
+    let o = verify(std::path::Path::new(root), &["--filter", "c4v5-optimized-looping", "--csv"]);
     assert!(stdout(&o).contains("ours: 19,051 looping deals"), "{}", stdout(&o));
 
     let dir = std::env::temp_dir().join(format!("bataille-verify-hunts-{}", std::process::id()));

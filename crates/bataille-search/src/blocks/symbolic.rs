@@ -329,14 +329,12 @@ impl Outcomes {
     /// piles, that is each pair of cards `(h[2j], h[2j + 1])` non-increasing (the first pair
     /// strict, a relation set from the start). False when a pair is known to increase.
     fn root_is_an_image(&self, rel: &Relations) -> bool {
-        // The root's hands are the symbols 0..n and n..2n: its pairs are (s, s + 1) for s = 0,
-        // 2, ... below n - 1 and s = n, n + 2, ... below 2n - 1 (for an odd n the last card of a
-        // hand is in no pair), and s < s + 1 is recorded in s's class as s + 1 above it.
-        let n = self.half;
-        (0..n.saturating_sub(1))
-            .step_by(2)
-            .chain((n..(2 * n).saturating_sub(1)).step_by(2))
-            .all(|s| rel.above[usize::from(rel.rep[s])] >> (s + 1) & 1 == 0)
+        // The root's hands are the symbols 0..n and n..2n: their pairs are (2j, 2j + 1) and
+        // (n + 2j, n + 2j + 1), j < n / 2 (for an odd n the last card of a hand is in no pair),
+        // and s < s + 1 is recorded in s's class as s + 1 above it.
+        let increases = |s: usize| rel.above[usize::from(rel.rep[s])] >> (s + 1) & 1 == 1;
+        let pairs = self.half / 2;
+        (0..pairs).all(|j| !increases(2 * j)) && (0..pairs).all(|j| !increases(self.half + 2 * j))
     }
 
     /// Whether the interleaved sequence `x0[0], x1[0], x0[1], ...` is known to be smaller than
@@ -602,35 +600,32 @@ pub(super) fn search_unit(
 mod tests {
     use super::*;
 
-    fn outcomes(half: usize) -> Outcomes {
-        Outcomes::new(half, 4, 8, &[])
-    }
-
     /// Only the pairs of a hand's piles count: with an odd n, neither the pair across the two
     /// hands nor the pairs shifted by one in the second hand.
     #[test]
     fn root_pairs_are_within_each_hand() {
-        // n = 3: hands 0 1 2 / 3 4 5, pairs (0, 1) and (3, 4).
-        let o = outcomes(3);
-        for (a, b, image) in
-            [(0, 1, false), (3, 4, false), (2, 3, true), (4, 5, true), (1, 2, true)]
-        {
-            let mut rel = Relations::new(6);
+        // (n, a < b, whether the root can still be an image).
+        let cases = [
+            // n = 1: no pair at all.
+            (1, (0, 1), true),
+            // n = 3: hands 0 1 2 / 3 4 5, pairs (0, 1) and (3, 4).
+            (3, (0, 1), false),
+            (3, (3, 4), false),
+            (3, (2, 3), true),
+            (3, (4, 5), true),
+            (3, (1, 2), true),
+            // n = 4: hands 0 1 2 3 / 4 5 6 7, pairs (0, 1), (2, 3), (4, 5), (6, 7).
+            (4, (0, 1), false),
+            (4, (2, 3), false),
+            (4, (6, 7), false),
+            (4, (1, 2), true),
+            (4, (3, 4), true),
+        ];
+        for (half, (a, b), image) in cases {
+            let mut rel = Relations::new(2 * half);
             assert!(rel.less(a, b));
-            assert_eq!(o.root_is_an_image(&rel), image, "{a} < {b}");
-        }
-        // n = 1: no pair at all.
-        let mut rel = Relations::new(2);
-        assert!(rel.less(0, 1));
-        assert!(outcomes(1).root_is_an_image(&rel));
-        // n = 4: hands 0 1 2 3 / 4 5 6 7, pairs (0, 1), (2, 3), (4, 5), (6, 7).
-        let o = outcomes(4);
-        for (a, b, image) in
-            [(0, 1, false), (2, 3, false), (6, 7, false), (1, 2, true), (3, 4, true)]
-        {
-            let mut rel = Relations::new(8);
-            assert!(rel.less(a, b));
-            assert_eq!(o.root_is_an_image(&rel), image, "{a} < {b}");
+            let o = Outcomes::new(half, 4, 8, &[]);
+            assert_eq!(o.root_is_an_image(&rel), image, "n = {half}: {a} < {b}");
         }
     }
 }
