@@ -36,6 +36,9 @@ pub(crate) enum Command {
     /// Hunt infinite games: explore deals and keep every deal that loops, by cycle, aligned
     /// cycles flagged.
     Hunt(crate::hunt::HuntArgs),
+    /// Loops among all positions: the census of every loop of a deck, and the positions and
+    /// deals that reach a loop, by playing backwards.
+    Cycles(crate::cycles::CyclesArgs),
     /// Hunt record-length games: a guided search over deals, reproducible by seed.
     Records(crate::records::RecordsArgs),
 }

@@ -18,6 +18,7 @@ mod bmn;
 mod checks;
 mod claims;
 mod construct;
+mod cycles;
 mod deal;
 mod experiment;
 mod explore;
@@ -60,6 +61,7 @@ fn main() -> ExitCode {
         flags::Command::Aligned(args) => aligned::run(args),
         flags::Command::Hunt(args) => hunt::run(args),
         flags::Command::Records(args) => records::run(args),
+        flags::Command::Cycles(args) => cycles::run(args),
     };
     match result {
         Ok(code) => code,

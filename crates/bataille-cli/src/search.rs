@@ -15,7 +15,7 @@ use bataille_search::{DealGame, Mode, Options, Plan, Shard, State, explore, repo
 
 use crate::args::RunArgs;
 use crate::checks::{at_most, cores};
-use crate::output::progress::ExploreProgress;
+use crate::output::progress::{ExploreProgress, human_duration};
 use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
 use crate::output::{OutputFiles, command_line, prepare_outputs};
 
@@ -247,16 +247,4 @@ fn estimate<G: DealGame>(
         );
     }
     Ok(())
-}
-
-/// A duration in the largest fitting unit: `42 s`, `3.5 hours`, `12 days`, `3.1e6 years`.
-pub(crate) fn human_duration(secs: f64) -> String {
-    let (value, unit) = match secs {
-        s if s < 120.0 => (s, "s"),
-        s if s < 7_200.0 => (s / 60.0, "minutes"),
-        s if s < 172_800.0 => (s / 3_600.0, "hours"),
-        s if s < 3.0e7 => (s / 86_400.0, "days"),
-        s => (s / 3.156e7, "years"),
-    };
-    if value >= 1e6 { format!("{value:.1e} {unit}") } else { format!("{value:.1} {unit}") }
 }

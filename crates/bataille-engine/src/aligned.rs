@@ -99,6 +99,17 @@ impl Aligned {
     }
 }
 
+/// The smallest position of a loop (its positions given in any order) that is an aligned
+/// cycle, in the order of [`Position::canonical_cmp`]: the one that can be laid end to end with
+/// others (box 4). `None` when the loop is not aligned: no position of it with two equal hands
+/// passes [`check`].
+pub fn aligned_position(loop_positions: &[Position], methods: Methods) -> Option<Position> {
+    let mut equal: Vec<&Position> =
+        loop_positions.iter().filter(|p| p.first().len() == p.second().len()).collect();
+    equal.sort_by(|a, b| a.canonical_cmp(b));
+    equal.into_iter().find(|p| check(p, methods).is_ok()).cloned()
+}
+
 /// Decides whether `deal` is an aligned cycle under `methods` (deterministic), and returns its
 /// rounds if so.
 ///

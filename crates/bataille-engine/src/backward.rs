@@ -14,10 +14,11 @@
 //! This is the allocating, convenient side of the engine (positions as [`Position`]), for
 //! post-processing a few long games, not for searches over billions of deals.
 
-use crate::game::{Game, NoRandom, TrickResult};
-use crate::method::Methods;
+use std::ops::ControlFlow;
+
+use crate::method::{Method, Methods};
 use crate::position::{Player, Position};
-use crate::spec::Card;
+use crate::spec::{Card, MAX_CARDS, MAX_VALUE};
 
 /// A position one trick before another.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,83 +30,439 @@ pub struct Predecessor {
 }
 
 /// Every position from which one trick, with at most `max_ties` ties, leads to `p` under the
-/// deterministic `methods`, appended to `out` (in a fixed order).
-///
-/// The trick's winner has the won cards at the bottom of his hand, in the order of his method;
-/// the candidates are the ways of reading the last 2 + 2k cards of either hand as k tie values
-/// (each twice) and a deciding pair, and each is kept only if playing one trick from it gives
-/// `p` exactly, so the answer is right for every deterministic method.
+/// deterministic `methods`, appended to `out` in the order of [`Unplay::each`].
 ///
 /// # Panics
 ///
 /// If a method is random (a trick has no single result).
 pub fn predecessors(p: &Position, methods: Methods, max_ties: usize, out: &mut Vec<Predecessor>) {
-    assert!(methods.is_deterministic(), "playing backwards needs deterministic methods");
-    let mut game = Game::default();
-    for winner in [Player::First, Player::Second] {
-        let won_by = p.hand(winner);
-        let other = p.hand(winner.other());
-        for ties in 0..=max_ties {
-            let m = 2 + 2 * ties;
-            if won_by.len() < m {
-                break;
-            }
-            let (rest, tail) = won_by.split_at(won_by.len() - m);
-            let mut sorted: Vec<Card> = tail.to_vec();
-            sorted.sort_unstable();
-            let mut tie_values = Vec::with_capacity(ties);
-            readings(&mut sorted, ties, &mut tie_values, &mut |ties: &[Card], h: Card, l: Card| {
-                let mut w: Vec<Card> = ties.to_vec();
-                w.push(h);
-                w.extend_from_slice(rest);
-                let mut o: Vec<Card> = ties.to_vec();
-                o.push(l);
-                o.extend_from_slice(other);
-                let (first, second) = match winner {
-                    Player::First => (w, o),
-                    Player::Second => (o, w),
-                };
-                let q = Position::new(first, second).expect("the same cards as a valid position");
-                game.set(q.first(), q.second());
-                let t = game.trick(methods, &mut NoRandom);
-                if t.result == TrickResult::Taken(winner) && game.to_position() == *p {
-                    out.push(Predecessor { position: q, reveals: t.reveals });
-                }
-            });
+    let mut unplay = Unplay::default();
+    let _ = unplay.each(p.first(), p.second(), methods, max_ties, &mut |first, second, reveals| {
+        let position =
+            Position::new(first.to_vec(), second.to_vec()).expect("the cards of a position");
+        out.push(Predecessor { position, reveals });
+        ControlFlow::Continue(())
+    });
+}
+
+/// What [`Unplay::each`] hands each predecessor to: its first hand, its second hand and the
+/// reveals of the trick that leads from it; breaking stops the enumeration.
+pub type OnPredecessor<'a> = dyn FnMut(&[Card], &[Card], u32) -> ControlFlow<()> + 'a;
+
+/// Plays tricks backwards: the positions one trick before a position, written into reusable
+/// buffers (nothing is allocated per position).
+///
+/// The winner of the last trick has the cards he won at the bottom of his hand, `2r` cards for
+/// a trick of `r` reveals, in the order of his stacking method, so the predecessors are read off
+/// the bottom of each hand:
+///
+/// - natural and first-player-first stacking keep the reveals' pairs in order, the deciding pair
+///   first: the bottom pairs are `r − 1` tied pairs (equal cards) under one pair won by the
+///   winner, and at most one `r` fits each hand, so a position has at most two predecessors;
+/// - optimized and ascending stacking sort the cards: the bottom `2r` cards are sorted, hold
+///   exactly two values an odd number of times (the deciding pair, the winner's the higher)
+///   and the tied values twice each, whose reveal order is lost: every distinct order of them
+///   is a predecessor.
+///
+/// Each predecessor's trick is the one read: its ties are equal cards and its deciding pair is
+/// won by the winner, so playing it forward gives the position back (the tests check every
+/// predecessor against a brute force over all positions of small decks).
+#[derive(Clone)]
+pub struct Unplay {
+    hands: [[Card; MAX_CARDS]; 2],
+    ties: [Card; MAX_CARDS / 2],
+    odd: [bool; MAX_VALUE + 1],
+    ties_cut: bool,
+}
+
+impl Default for Unplay {
+    fn default() -> Unplay {
+        Unplay {
+            hands: [[0; MAX_CARDS]; 2],
+            ties: [0; MAX_CARDS / 2],
+            odd: [false; MAX_VALUE + 1],
+            ties_cut: false,
         }
     }
 }
 
-/// Calls `f(ties, high, low)` for every way of reading the multiset `cards` (sorted) as the
-/// ordered tie values `ties` (each value used twice) followed by a deciding pair `high > low`.
-fn readings(
-    cards: &mut Vec<Card>,
-    ties: usize,
-    chosen: &mut Vec<Card>,
-    f: &mut dyn FnMut(&[Card], Card, Card),
-) {
-    if chosen.len() == ties {
-        if let [low, high] = cards[..]
-            && high > low
-        {
-            f(chosen, high, low);
-        }
-        return;
+impl std::fmt::Debug for Unplay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Unplay")
     }
-    let mut i = 0;
-    while i + 1 < cards.len() {
-        let v = cards[i];
-        if cards[i + 1] == v {
-            cards.drain(i..i + 2);
-            chosen.push(v);
-            readings(cards, ties, chosen, f);
-            chosen.pop();
-            cards.splice(i..i, [v, v]);
+}
+
+impl Unplay {
+    /// Calls `f(first, second, reveals)` for every position `first / second` from which one
+    /// trick of `reveals` reveals (at most `max_ties` ties) leads to `first_now / second_now`
+    /// under the deterministic `methods`, in a fixed order: the tricks won by the first player,
+    /// then by the second, each by increasing reveals, and for sorted stacking the tie orders in
+    /// lexicographic order. Stops as soon as `f` breaks, and returns what it returned, so that
+    /// the caller's budget bounds the work even where the tie orders are many.
+    ///
+    /// # Panics
+    ///
+    /// If a method is random (a trick has no single result).
+    pub fn each(
+        &mut self,
+        first_now: &[Card],
+        second_now: &[Card],
+        methods: Methods,
+        max_ties: usize,
+        f: &mut OnPredecessor<'_>,
+    ) -> ControlFlow<()> {
+        assert!(methods.is_deterministic(), "playing backwards needs deterministic methods");
+        self.ties_cut = false;
+        for winner in [Player::First, Player::Second] {
+            let (won, lost) = match winner {
+                Player::First => (first_now, second_now),
+                Player::Second => (second_now, first_now),
+            };
+            match methods.of(winner) {
+                Method::Natural | Method::FirstPlayerFirst => {
+                    self.each_ordered(won, lost, winner, methods.of(winner), max_ties, f)?
+                }
+                Method::Optimized | Method::Ascending => {
+                    self.each_sorted(won, lost, winner, methods.of(winner), max_ties, f)?
+                }
+                Method::Random => unreachable!("checked deterministic"),
+            }
         }
-        // The next distinct value.
-        while i < cards.len() && cards[i] == v {
-            i += 1;
+        ControlFlow::Continue(())
+    }
+
+    /// Whether the last [`Unplay::each`] left out a trick because it had more than `max_ties`
+    /// ties (a hand's bottom could still be read as a longer trick).
+    pub fn ties_cut(&self) -> bool {
+        self.ties_cut
+    }
+
+    /// Natural and first-player-first stacking: the bottom pairs of `won`, last first.
+    fn each_ordered(
+        &mut self,
+        won: &[Card],
+        lost: &[Card],
+        winner: Player,
+        method: Method,
+        max_ties: usize,
+        f: &mut OnPredecessor<'_>,
+    ) -> ControlFlow<()> {
+        let n = won.len();
+        for r in 1..=(n / 2).min(max_ties + 1) {
+            let (x, y) = (won[n - 2 * r], won[n - 2 * r + 1]);
+            if x == y {
+                // A tied pair: the deciding pair is higher up.
+                continue;
+            }
+            // The winner's card of the deciding pair: natural puts it first; first-player-first
+            // puts the first player's card first.
+            let (w, l) = match (method, winner) {
+                (Method::FirstPlayerFirst, Player::Second) => (y, x),
+                _ => (x, y),
+            };
+            if w < l {
+                return ControlFlow::Continue(());
+            }
+            // Ties in reveal order: the bottom pair was the first tie.
+            for k in 0..r - 1 {
+                self.ties[k] = won[n - 2 - 2 * k];
+            }
+            return self.emit(won, lost, winner, r, w, l, f);
         }
+        // Every pair read was tied: a longer trick would need more ties than allowed.
+        self.ties_cut |= n / 2 > max_ties + 1;
+        ControlFlow::Continue(())
+    }
+
+    /// Optimized (strongest first) and ascending stacking: sorted bottoms of `won`.
+    fn each_sorted(
+        &mut self,
+        won: &[Card],
+        lost: &[Card],
+        winner: Player,
+        method: Method,
+        max_ties: usize,
+        f: &mut OnPredecessor<'_>,
+    ) -> ControlFlow<()> {
+        let n = won.len();
+        let in_order = |upper: Card, lower: Card| match method {
+            Method::Optimized => upper >= lower,
+            _ => upper <= lower,
+        };
+        // `self.odd` is all false between calls: the parity of each value's count in the
+        // bottom cards read so far.
+        let mut odd_values = 0usize;
+        let mut read = 0;
+        let mut result = ControlFlow::Continue(());
+        let last = (n / 2).min(max_ties + 1);
+        for r in 1..=last {
+            let (x, y) = (won[n - 2 * r], won[n - 2 * r + 1]);
+            if !in_order(x, y) || (r > 1 && !in_order(y, won[n - 2 * r + 2])) {
+                break;
+            }
+            // Still sorted at the bound: a longer trick would need more ties than allowed.
+            self.ties_cut |= r == last && n / 2 > last;
+            for c in [x, y] {
+                let odd = &mut self.odd[usize::from(c)];
+                *odd = !*odd;
+                odd_values = if *odd { odd_values + 1 } else { odd_values - 1 };
+            }
+            read = 2 * r;
+            if odd_values != 2 {
+                continue;
+            }
+            // Exactly two values an odd number of times: the deciding pair, the higher the
+            // winner's. Each value also appears ⌊count / 2⌋ times among the ties, which are
+            // listed ascending: the first of their orders.
+            let pile = &won[n - 2 * r..];
+            let (mut w, mut l, mut t) = (0, Card::MAX, 0);
+            let mut i = 0;
+            while i < pile.len() {
+                let c = pile[i];
+                let count = pile[i..].iter().take_while(|&&d| d == c).count();
+                if count % 2 == 1 {
+                    (w, l) = (w.max(c), l.min(c));
+                }
+                self.ties[t..t + count / 2].fill(c);
+                t += count / 2;
+                i += count;
+            }
+            debug_assert_eq!(t, r - 1);
+            self.ties[..t].sort_unstable();
+            loop {
+                result = self.emit(won, lost, winner, r, w, l, f);
+                if result.is_break() || !next_permutation(&mut self.ties[..r - 1]) {
+                    break;
+                }
+            }
+            if result.is_break() {
+                break;
+            }
+        }
+        for &c in &won[n - read..] {
+            self.odd[usize::from(c)] = false;
+        }
+        result
+    }
+
+    /// Writes the predecessor with ties `self.ties[..r - 1]` (in reveal order) and deciding
+    /// pair `w > l`, and hands it to `f`.
+    #[allow(clippy::too_many_arguments)] // the parts of one trick, read by two callers
+    fn emit(
+        &mut self,
+        won: &[Card],
+        lost: &[Card],
+        winner: Player,
+        r: usize,
+        w: Card,
+        l: Card,
+        f: &mut OnPredecessor<'_>,
+    ) -> ControlFlow<()> {
+        let rest = won.len() - 2 * r;
+        let (wi, li) = (winner.index(), winner.other().index());
+        let ties = &self.ties[..r - 1];
+        let [h0, h1] = &mut self.hands;
+        let (hw, hl) = if wi == 0 { (h0, h1) } else { (h1, h0) };
+        hw[..r - 1].copy_from_slice(ties);
+        hw[r - 1] = w;
+        hw[r..r + rest].copy_from_slice(&won[..rest]);
+        hl[..r - 1].copy_from_slice(ties);
+        hl[r - 1] = l;
+        hl[r..r + lost.len()].copy_from_slice(lost);
+        let mut lens = [0, 0];
+        lens[wi] = r + rest;
+        lens[li] = r + lost.len();
+        f(&self.hands[0][..lens[0]], &self.hands[1][..lens[1]], r as u32)
+    }
+}
+
+/// The next arrangement of `cards` in lexicographic order (false, and the first again, after
+/// the last).
+fn next_permutation(cards: &mut [Card]) -> bool {
+    let Some(i) = cards.windows(2).rposition(|w| w[0] < w[1]) else {
+        cards.sort_unstable();
+        return false;
+    };
+    let j = cards.iter().rposition(|&x| x > cards[i]).expect("a larger card after i");
+    cards.swap(i, j);
+    cards[i + 1..].reverse();
+    true
+}
+
+/// The bounds of a walk up the tree of ancestors ([`walk_ancestors`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// Ancestors farther than this many tricks are not visited.
+    pub max_depth: u64,
+    /// Tricks with more ties than this are not played backwards.
+    pub max_ties: usize,
+    /// At most this many ancestors are visited.
+    pub budget: u64,
+}
+
+impl Bounds {
+    /// No bound but the budget: every trick, at any depth.
+    pub fn budget(budget: u64) -> Bounds {
+        Bounds { max_depth: u64::MAX, max_ties: MAX_CARDS, budget }
+    }
+}
+
+/// How a walk up the tree of ancestors ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Walked {
+    /// Ancestors visited (the roots not included).
+    pub visited: u64,
+    /// The budget stopped the walk: ancestors within the other bounds may be unvisited.
+    pub budget_hit: bool,
+    /// An ancestor at the depth bound has ancestors of its own, which were not visited.
+    pub depth_cut: bool,
+    /// A trick with more ties than the bound was left out somewhere.
+    pub ties_cut: bool,
+}
+
+impl Walked {
+    /// Whether every ancestor was visited: no bound left any out.
+    pub fn complete(&self) -> bool {
+        !self.budget_hit && !self.depth_cut && !self.ties_cut
+    }
+}
+
+/// An ancestor met by [`walk_ancestors`].
+#[derive(Debug, Clone, Copy)]
+pub struct Ancestor<'a> {
+    /// The first player's hand.
+    pub first: &'a [Card],
+    /// The second player's hand.
+    pub second: &'a [Card],
+    /// Tricks from it to its root.
+    pub tricks: u64,
+    /// Reveals (cards each player turns) from it to its root.
+    pub cards: u64,
+}
+
+/// Where a walk up the tree of ancestors starts.
+#[derive(Debug, Clone, Copy)]
+pub enum Roots<'a> {
+    /// One position, not on a loop (its game ends, or leads into a loop).
+    Position(&'a Position),
+    /// The positions of a loop in playing order (each the next one's predecessor, the last the
+    /// first's): the tree is that of the positions that reach the loop, the loop excluded, and
+    /// an ancestor's tricks count until it enters the loop.
+    Cycle(&'a [Position]),
+}
+
+/// Visits every ancestor of `roots` within `bounds`, depth first, each once: every position
+/// from which the game reaches a root (without passing through another position of a loop),
+/// with the tricks and reveals it plays until then. The order of the visits is fixed (that of
+/// [`Unplay::each`], depth first), so a walk stopped by its budget visits the same ancestors
+/// every time. Nothing is allocated per ancestor: the pending positions are kept in one buffer.
+///
+/// The ancestors form a tree (a position has one successor): no position is met twice, and no
+/// ancestor of a position off a loop lies on a loop. For a loop, the one predecessor of each
+/// of its positions that lies on it is the previous position of the loop, which is left out.
+///
+/// # Panics
+///
+/// If a method is random, or a loop's positions are not all of the same number of cards.
+pub fn walk_ancestors(
+    roots: Roots<'_>,
+    methods: Methods,
+    bounds: Bounds,
+    visit: &mut dyn FnMut(&Ancestor<'_>),
+) -> Walked {
+    let (positions, on_loop) = match roots {
+        Roots::Position(p) => (std::slice::from_ref(p), false),
+        Roots::Cycle(c) => (c, true),
+    };
+    let Some(n) = positions.first().map(Position::cards) else { return Walked::default() };
+    assert!(positions.iter().all(|p| p.cards() == n), "a loop's positions hold the same cards");
+    let mut walk = Walk {
+        unplay: Unplay::default(),
+        stack: Vec::new(),
+        entry: HEADER + n,
+        walked: Walked::default(),
+        methods,
+        bounds,
+    };
+    let mut node = vec![0; walk.entry];
+    for (i, root) in positions.iter().enumerate() {
+        let skip = on_loop.then(|| &positions[(i + positions.len() - 1) % positions.len()]);
+        if walk.expand(root.first(), root.second(), 0, 0, skip, visit).is_break() {
+            return walk.walked;
+        }
+        while walk.stack.len() >= walk.entry {
+            let at = walk.stack.len() - walk.entry;
+            node.copy_from_slice(&walk.stack[at..]);
+            walk.stack.truncate(at);
+            let split = usize::from(u16::from_le_bytes([node[0], node[1]]));
+            let tricks = u64::from_le_bytes(node[2..10].try_into().expect("8 bytes"));
+            let cards = u64::from_le_bytes(node[10..18].try_into().expect("8 bytes"));
+            let (a, b) = node[HEADER..].split_at(split);
+            if walk.expand(a, b, tricks, cards, None, visit).is_break() {
+                return walk.walked;
+            }
+        }
+    }
+    walk.walked
+}
+
+/// Bytes before the cards of a pending ancestor: the first hand's length (2), tricks and
+/// reveals to the root (8 each).
+const HEADER: usize = 18;
+
+/// The state of [`walk_ancestors`].
+struct Walk {
+    unplay: Unplay,
+    /// Pending ancestors, each [`HEADER`] bytes then the cards of both hands.
+    stack: Vec<u8>,
+    entry: usize,
+    walked: Walked,
+    methods: Methods,
+    bounds: Bounds,
+}
+
+impl Walk {
+    /// Visits the predecessors of `first / second` (but `skip`) and queues them.
+    fn expand(
+        &mut self,
+        first: &[Card],
+        second: &[Card],
+        tricks: u64,
+        cards: u64,
+        skip: Option<&Position>,
+        visit: &mut dyn FnMut(&Ancestor<'_>),
+    ) -> ControlFlow<()> {
+        let Walk { unplay, stack, walked, methods, bounds, .. } = self;
+        if tricks == bounds.max_depth {
+            // At the depth bound: not expanded, but does the bound hide anything?
+            let mut any = false;
+            let _ = unplay.each(first, second, *methods, bounds.max_ties, &mut |a, b, _| {
+                any |= !skip.is_some_and(|s| s.first() == a && s.second() == b);
+                if any { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            });
+            walked.depth_cut |= any;
+            return ControlFlow::Continue(());
+        }
+        let flow = unplay.each(first, second, *methods, bounds.max_ties, &mut |a, b, reveals| {
+            if skip.is_some_and(|s| s.first() == a && s.second() == b) {
+                return ControlFlow::Continue(());
+            }
+            if walked.visited == bounds.budget {
+                walked.budget_hit = true;
+                return ControlFlow::Break(());
+            }
+            walked.visited += 1;
+            let (t, c) = (tricks + 1, cards + u64::from(reveals));
+            visit(&Ancestor { first: a, second: b, tricks: t, cards: c });
+            stack.extend_from_slice(&(a.len() as u16).to_le_bytes());
+            stack.extend_from_slice(&t.to_le_bytes());
+            stack.extend_from_slice(&c.to_le_bytes());
+            stack.extend_from_slice(a);
+            stack.extend_from_slice(b);
+            ControlFlow::Continue(())
+        });
+        walked.ties_cut |= unplay.ties_cut();
+        flow
     }
 }
 
@@ -129,6 +486,8 @@ pub struct Extension {
 /// most `max_ties` ties) for the deals farthest before it: a deal `d` tricks before `start`
 /// plays `d` tricks more than `start` does. Among ancestors equally far, the smallest in the
 /// order of [`Position::canonical_cmp`] is kept, so the answer depends only on the arguments.
+/// The budget bounds the work: the walk stops at the first predecessor past it, even among
+/// the many tie orders of one position.
 ///
 /// `start` should be a position whose game ends: ancestors of a position on a loop include the
 /// loop itself, and the search would then only stop at the budget.
@@ -140,27 +499,17 @@ pub fn extend(start: &Position, methods: Methods, max_ties: usize, budget: u64) 
     let half = start.cards() / 2;
     let mut result =
         Extension { by_tricks: None, by_cards: None, visited: 0, deals: 0, complete: true };
-    // (position, tricks before start, reveals before start)
-    let mut stack: Vec<(Position, u64, u64)> = vec![(start.clone(), 0, 0)];
-    let mut found = Vec::new();
-    while let Some((p, tricks, cards)) = stack.pop() {
-        found.clear();
-        predecessors(&p, methods, max_ties, &mut found);
-        for q in found.drain(..) {
-            if result.visited == budget {
-                result.complete = false;
-                return result;
-            }
-            result.visited += 1;
-            let (t, c) = (tricks + 1, cards + u64::from(q.reveals));
-            if q.position.first().len() == half {
-                result.deals += 1;
-                keep(&mut result.by_tricks, &q.position, t, c, false);
-                keep(&mut result.by_cards, &q.position, t, c, true);
-            }
-            stack.push((q.position, t, c));
+    let bounds = Bounds { max_depth: u64::MAX, max_ties, budget };
+    let walked = walk_ancestors(Roots::Position(start), methods, bounds, &mut |a| {
+        if a.first.len() == half {
+            result.deals += 1;
+            let p = Position::new(a.first.to_vec(), a.second.to_vec()).expect("a position");
+            keep(&mut result.by_tricks, &p, a.tricks, a.cards, false);
+            keep(&mut result.by_cards, &p, a.tricks, a.cards, true);
         }
-    }
+    });
+    result.visited = walked.visited;
+    result.complete = !walked.budget_hit;
     result
 }
 
@@ -189,6 +538,7 @@ fn keep(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Game, NoRandom, TrickResult};
     use crate::method::Method;
     use crate::outcome::{Limits, Outcome};
     use crate::play::play;
@@ -292,5 +642,147 @@ mod tests {
         let e = extend(&start, methods, 2, 50);
         assert!(!e.complete);
         assert_eq!(e.visited, 50);
+    }
+
+    /// Every position of the deck `sorted` (every split, every order), with its successor's
+    /// index (None when the game ends in the trick) and the trick's reveals.
+    fn state_space(
+        sorted: &[Card],
+        methods: Methods,
+    ) -> (Vec<Position>, Vec<Option<(usize, u32)>>) {
+        let mut all = Vec::new();
+        let mut deck = sorted.to_vec();
+        loop {
+            for split in 0..=deck.len() {
+                all.push(Position::new(deck[..split].to_vec(), deck[split..].to_vec()).unwrap());
+            }
+            let Some(i) = deck.windows(2).rposition(|w| w[0] < w[1]) else { break };
+            let j = deck.iter().rposition(|&x| x > deck[i]).unwrap();
+            deck.swap(i, j);
+            deck[i + 1..].reverse();
+        }
+        let index: std::collections::HashMap<Position, usize> =
+            all.iter().cloned().enumerate().map(|(i, p)| (p, i)).collect();
+        let next = all
+            .iter()
+            .map(|p| {
+                let mut g = Game::new(p);
+                if g.ending().is_some() {
+                    return None;
+                }
+                let t = g.trick(methods, &mut NoRandom);
+                matches!(t.result, TrickResult::Taken(_))
+                    .then(|| (index[&g.to_position()], t.reveals))
+            })
+            .collect();
+        (all, next)
+    }
+
+    #[test]
+    fn walks_visit_exactly_the_positions_that_reach_the_roots() {
+        // Every position of three small decks, both methods: the ancestors walked from a
+        // position (or from the loop it lies on) are exactly the positions whose game reaches
+        // it (or enters that loop) first, with the tricks and reveals they play until then.
+        let mut loops_seen = 0;
+        for (sorted, methods) in [
+            (&[1, 1, 2, 2, 3, 3][..], Method::Natural),
+            (&[1, 1, 2, 2, 3, 3][..], Method::Optimized),
+            (&[1, 1, 1, 2, 2, 2, 3][..], Method::Natural),
+            (&[1, 2, 3, 4, 5][..], Method::Natural),
+            (&[1, 1, 1, 2, 2, 2, 3, 3][..], Method::Optimized),
+        ] {
+            let methods = Methods::both(methods);
+            let (all, next) = state_space(sorted, methods);
+            // Positions on a loop: those that come back to themselves.
+            let on_loop: Vec<bool> = (0..all.len())
+                .map(|i| {
+                    let mut j = i;
+                    for _ in 0..=all.len() {
+                        match next[j] {
+                            Some((k, _)) if k == i => return true,
+                            Some((k, _)) => j = k,
+                            None => return false,
+                        }
+                    }
+                    false
+                })
+                .collect();
+            for (root, p) in all.iter().enumerate() {
+                // Brute force: walk forward from every position.
+                let targets: Vec<usize> = if on_loop[root] {
+                    // The loop in playing order, starting at the root.
+                    let mut l = vec![root];
+                    while let Some((k, _)) = next[*l.last().unwrap()].filter(|&(k, _)| k != root) {
+                        l.push(k);
+                    }
+                    l
+                } else {
+                    vec![root]
+                };
+                let mut expected = Vec::new();
+                for (q, _) in all.iter().enumerate() {
+                    if on_loop[q] && on_loop[root] || q == root {
+                        continue;
+                    }
+                    let (mut j, mut tricks, mut cards) = (q, 0u64, 0u64);
+                    while let Some((k, reveals)) = next[j] {
+                        (j, tricks, cards) = (k, tricks + 1, cards + u64::from(reveals));
+                        if targets.contains(&j) {
+                            expected.push((all[q].clone(), tricks, cards));
+                            break;
+                        }
+                        if on_loop[j] || tricks > all.len() as u64 {
+                            break;
+                        }
+                    }
+                }
+                let cycle: Vec<Position> = targets.iter().map(|&i| all[i].clone()).collect();
+                let roots = if on_loop[root] {
+                    loops_seen += 1;
+                    Roots::Cycle(&cycle)
+                } else {
+                    Roots::Position(p)
+                };
+                let mut got = Vec::new();
+                let walked = walk_ancestors(roots, methods, Bounds::budget(u64::MAX), &mut |a| {
+                    let q = Position::new(a.first.to_vec(), a.second.to_vec()).unwrap();
+                    got.push((q, a.tricks, a.cards));
+                });
+                assert!(walked.complete(), "{p} {methods}");
+                assert_eq!(walked.visited as usize, got.len());
+                got.sort_by(|a, b| a.0.canonical_cmp(&b.0));
+                expected.sort_by(|a, b| a.0.canonical_cmp(&b.0));
+                assert_eq!(got, expected, "{p} {methods}");
+            }
+        }
+        assert!(loops_seen > 10, "{loops_seen}");
+    }
+
+    #[test]
+    fn bounds_are_reported() {
+        // Sorted stacking with many tied values has many predecessors (every order of the
+        // ties, here 7! = 5040): the budget stops the walk inside them.
+        let p: Position =
+            "[10] / [9, 8, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1]".parse().unwrap();
+        let optimized = Methods::both(Method::Optimized);
+        let mut orders = 0;
+        let walked =
+            walk_ancestors(Roots::Position(&p), optimized, Bounds::budget(1000), &mut |a| {
+                orders += u64::from(a.tricks == 1);
+            });
+        assert!(walked.budget_hit && !walked.complete());
+        assert_eq!((walked.visited, orders), (1000, 1000));
+        // A tie bound that leaves tricks out says so.
+        let bounds = Bounds { max_depth: u64::MAX, max_ties: 2, budget: u64::MAX };
+        let walked = walk_ancestors(Roots::Position(&p), optimized, bounds, &mut |_| {});
+        assert!(walked.ties_cut && !walked.budget_hit);
+        // A depth bound too.
+        let deal: Position = "[2, 1, 3, 3] / [1, 2, 3, 1]".parse().unwrap();
+        let natural = Methods::both(Method::Natural);
+        let bounds = Bounds { max_depth: 1, max_ties: 8, budget: u64::MAX };
+        let walked = walk_ancestors(Roots::Position(&deal), natural, bounds, &mut |_| {});
+        let all =
+            walk_ancestors(Roots::Position(&deal), natural, Bounds::budget(u64::MAX), &mut |_| {});
+        assert_eq!(walked.depth_cut, all.visited > walked.visited, "{walked:?} {all:?}");
     }
 }

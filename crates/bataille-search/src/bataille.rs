@@ -323,10 +323,7 @@ impl DealGame for Bataille {
         let Some(positions) = loop_positions(&self.position(deal), self.methods) else {
             return Alignment::NotApplicable;
         };
-        let mut equal: Vec<Position> =
-            positions.into_iter().filter(|p| p.first().len() == p.second().len()).collect();
-        equal.sort_by(|a, b| a.canonical_cmp(b));
-        match equal.into_iter().find(|p| aligned::check(p, self.methods).is_ok()) {
+        match aligned::aligned_position(&positions, self.methods) {
             Some(p) => Alignment::Yes(p.to_string()),
             None => Alignment::No,
         }

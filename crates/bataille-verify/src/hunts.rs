@@ -10,7 +10,9 @@
 //! of looping deals the same way ([`Arrangements::orders_ranked_below`]). This module does no
 //! I/O: the caller reads the state file.
 
-use bataille_engine::{DeckSpec, Limits, Method, Methods, NoRandom, Position, play};
+use bataille_cycles::ancestors::{self, Keep};
+use bataille_engine::backward::Bounds;
+use bataille_engine::{DeckSpec, Limits, Method, Methods, NoRandom, Outcome, Position, play};
 use bataille_search::arrangement::Arrangements;
 use bataille_search::state::State;
 use bataille_search::stats::Record;
@@ -39,9 +41,9 @@ pub struct PeerLog {
 pub struct CommittedHunt {
     /// A short name, e.g. `c4v5-natural`.
     pub name: &'static str,
-    /// The ids of its three claims: every deal once, the explorer's looping count, the longest
-    /// game.
-    pub ids: [&'static str; 3],
+    /// The ids of its claims: every deal once, the explorer's looping count, the longest game,
+    /// and (for a hunt with loops) its looping deals walked back from the loops.
+    pub ids: [&'static str; 4],
     /// The merged state, relative to the repository root.
     pub state: &'static str,
     /// The command that recomputes it.
@@ -60,7 +62,12 @@ pub struct CommittedHunt {
 pub const COMMITTED_HUNTS: [CommittedHunt; 3] = [
     CommittedHunt {
         name: "c4v4-natural",
-        ids: ["c4v4-natural-deals", "c4v4-natural-looping", "c4v4-natural-longest"],
+        ids: [
+            "c4v4-natural-deals",
+            "c4v4-natural-looping",
+            "c4v4-natural-longest",
+            "c4v4-natural-ancestors",
+        ],
         state: "results/hunts/c4v4-natural/state.txt",
         command: "bataille hunt -c 4 -v 4 --exhaustive --out results/hunts/c4v4-natural",
         colours: 4,
@@ -77,7 +84,12 @@ pub const COMMITTED_HUNTS: [CommittedHunt; 3] = [
     },
     CommittedHunt {
         name: "c4v5-natural",
-        ids: ["c4v5-natural-deals", "c4v5-natural-looping", "c4v5-natural-longest"],
+        ids: [
+            "c4v5-natural-deals",
+            "c4v5-natural-looping",
+            "c4v5-natural-longest",
+            "c4v5-natural-ancestors",
+        ],
         state: "results/hunts/c4v5-natural-exhaustive/merged/state.txt",
         command: "scripts/c4v5-exhaustive.sh natural, then bataille merge",
         colours: 4,
@@ -94,7 +106,12 @@ pub const COMMITTED_HUNTS: [CommittedHunt; 3] = [
     },
     CommittedHunt {
         name: "c4v5-optimized",
-        ids: ["c4v5-optimized-deals", "c4v5-optimized-looping", "c4v5-optimized-longest"],
+        ids: [
+            "c4v5-optimized-deals",
+            "c4v5-optimized-looping",
+            "c4v5-optimized-longest",
+            "c4v5-optimized-ancestors",
+        ],
         state: "results/hunts/c4v5-optimized-exhaustive/merged/state.txt",
         command: "scripts/c4v5-exhaustive.sh optimized, then bataille merge",
         colours: 4,
@@ -156,7 +173,7 @@ pub fn hunt_claims(hunt: &CommittedHunt, state: &State) -> Vec<Claim> {
                      status: Status,
                      evidence: String| {
         out.push(Claim {
-            id: ids.next().expect("three claims"),
+            id: ids.next().expect("four claims"),
             source,
             claim,
             published,
@@ -286,7 +303,74 @@ pub fn hunt_claims(hunt: &CommittedHunt, state: &State) -> Vec<Claim> {
             )),
         ),
     );
+
+    // 4. The looping deals, found again by playing backwards from each loop.
+    if !stats.loops.is_empty() {
+        let (status, computed, evidence) = walked_back(state, methods);
+        claim(
+            "the hunt's own list of looping deals (loops.csv)",
+            format!(
+                "the deals that reach each {deck} loop, walked back from the loop, are the \
+                 hunt's looping deals, with their tails"
+            ),
+            group(stats.looping_deals.into()),
+            computed,
+            status,
+            format!("{evidence} [{ours}; bataille cycles ancestors POSITION --deals FILE]"),
+        );
+    }
     out
+}
+
+/// The hunt's looping deals (with tails) against the deals of the trees of its loops.
+fn walked_back(state: &State, methods: Methods) -> (Status, String, String) {
+    let stats = &state.stats;
+    let mut found = 0u64;
+    let mut differ = Vec::new();
+    let mut complete = true;
+    for (id, l) in &stats.loops {
+        let Some(deal) = position(&l.example) else { continue };
+        // The example enters the loop after its tail: a position of the loop.
+        let tail = l.kept.get(&l.example).copied().unwrap_or(0);
+        let mut p = bataille_engine::Game::new(&deal);
+        for _ in 0..tail {
+            p.trick(methods, &mut NoRandom);
+        }
+        let on_loop = p.to_position();
+        let keep = Keep { deals: true, deepest: 0 };
+        let Ok(t) = ancestors::tree(&on_loop, methods, Bounds::budget(1 << 32), keep) else {
+            continue;
+        };
+        complete &= t.walked.complete();
+        found += t.deal_count;
+        let mut ours: Vec<(Vec<u8>, u64)> = t
+            .deals
+            .iter()
+            .map(|d| ([d.deal.first(), d.deal.second()].concat(), d.tricks))
+            .collect();
+        ours.sort();
+        let hunt: Vec<(Vec<u8>, u64)> = l.kept.iter().map(|(d, &t)| (d.clone(), t)).collect();
+        let is_loop = matches!(
+            play(&on_loop, methods, &mut NoRandom, Limits::DETERMINISTIC).outcome,
+            Outcome::Cycle(c) if c.tail_tricks == 0 && c.id.0 == *id
+        );
+        if !is_loop || ours != hunt || l.truncated {
+            differ.push(format!("{id:016x}"));
+        }
+    }
+    let ok = differ.is_empty() && complete && found == stats.looping_deals;
+    let evidence = format!(
+        "{} loops, each walked back from a position of it: {} deals in their trees{}{}",
+        stats.loops.len(),
+        group(found.into()),
+        if complete { ", every tree complete" } else { ", a tree cut by its budget" },
+        if differ.is_empty() {
+            String::new()
+        } else {
+            format!("; the lists differ for {}", differ.join(", "))
+        }
+    );
+    (if ok { Status::Ok } else { Status::Fail }, group(found.into()), evidence)
 }
 
 #[cfg(test)]
@@ -305,7 +389,15 @@ mod tests {
     fn c4v4_natural_matches_the_explorer() {
         let claims = hunt_claims(&COMMITTED_HUNTS[0], &committed_c4v4());
         let names: Vec<_> = claims.iter().map(|c| c.id).collect();
-        assert_eq!(names, ["c4v4-natural-deals", "c4v4-natural-looping", "c4v4-natural-longest"]);
+        assert_eq!(
+            names,
+            [
+                "c4v4-natural-deals",
+                "c4v4-natural-looping",
+                "c4v4-natural-longest",
+                "c4v4-natural-ancestors"
+            ]
+        );
         for c in &claims {
             assert_eq!(c.status, Status::Ok, "{c:#?}");
         }
@@ -313,6 +405,8 @@ mod tests {
         assert_eq!(claims[1].computed, "8,235");
         assert!(claims[1].evidence.contains("ours: 8,545 looping deals"), "{}", claims[1].evidence);
         assert_eq!(claims[2].computed, "145");
+        // The four loops walked back: the 8545 deals, with their tails.
+        assert_eq!(claims[3].computed, "8,545");
     }
 
     /// A state that is not the whole hunt, or whose records do not replay, fails.

@@ -331,6 +331,23 @@ pub(crate) fn check_appendable(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Checks, before any work, that a file can be written at `path`: it is not a directory, and
+/// its directory exists and is writable.
+pub(crate) fn check_writable_file(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("cannot write {}: it is a directory", path.display());
+    }
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        bail!("cannot write {}: the directory {} does not exist", path.display(), dir.display());
+    }
+    if !writable(dir) || (path.exists() && fs::OpenOptions::new().append(true).open(path).is_err())
+    {
+        bail!("cannot write {}: not writable", path.display());
+    }
+    Ok(())
+}
+
 /// Whether this process may create files in `dir`.
 fn writable(dir: &Path) -> bool {
     #[cfg(unix)]

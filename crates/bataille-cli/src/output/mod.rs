@@ -21,8 +21,18 @@ pub(crate) mod stop;
 
 pub(crate) use files::{
     MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, check_appendable, check_outside_outputs,
-    prepare_outputs, read_bounded, write_atomic,
+    check_writable_file, prepare_outputs, read_bounded, write_atomic,
 };
+
+/// Writes `text` to standard output: an error (not a panic) when it cannot be written, as on a
+/// full disk.
+pub(crate) fn print_stdout(text: &str) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
+}
 pub(crate) use metadata::{
     append_records, check_records_file, command_line, commit, machine, read_records,
     replay_command, utc_now,

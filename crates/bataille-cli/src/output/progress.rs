@@ -169,6 +169,61 @@ impl Progress for ExploreProgress {
     }
 }
 
+/// The progress of a run of numbered units (`cycles census`, `aligned blocks`): a bar of units,
+/// or a plain line with the time left.
+pub(crate) struct UnitsProgress {
+    name: &'static str,
+    display: Display,
+}
+
+impl UnitsProgress {
+    /// The display of the command `name` over `total` units.
+    pub(crate) fn new(name: &'static str, total: u64) -> UnitsProgress {
+        let display = Display::new(
+            "{elapsed_precise} [{wide_bar}] {percent}% {human_pos}/{human_len} units, ETA {eta}, \
+             {msg}",
+            Some(total),
+        );
+        UnitsProgress { name, display }
+    }
+
+    /// `done` of `total` units are done (`from` of them before this invocation); `what` says
+    /// what they found.
+    pub(crate) fn update(&self, done: u64, from: u64, total: u64, what: &str) {
+        if let Some(bar) = &self.display.bar {
+            bar.set_position(done);
+            bar.set_message(what.to_string());
+            return;
+        }
+        self.display.line(true, |secs| {
+            let rate = (done - from) as f64 / secs.max(1e-9);
+            let left = if rate > 0.0 {
+                human_duration((total - done) as f64 / rate)
+            } else {
+                "unknown".to_string()
+            };
+            format!("{}: {done}/{total} units, {what}, {secs:.0} s, about {left} left", self.name)
+        });
+    }
+
+    /// Clears the bar: nothing is shown after this (see the module documentation).
+    pub(crate) fn finish(self) {
+        self.display.finish();
+    }
+}
+
+/// A duration in the largest fitting unit: `42 s`, `3.5 hours`, `12 days`, `3.1e6 years`.
+pub(crate) fn human_duration(secs: f64) -> String {
+    let (value, unit) = match secs {
+        s if s < 120.0 => (s, "s"),
+        s if s < 7_200.0 => (s / 60.0, "minutes"),
+        s if s < 172_800.0 => (s / 3_600.0, "hours"),
+        s if s < 3.0e7 => (s / 86_400.0, "days"),
+        s => (s / 3.156e7, "years"),
+    };
+    if value >= 1e6 { format!("{value:.1e} {unit}") } else { format!("{value:.1} {unit}") }
+}
+
 /// The progress of `records search`, and its checkpoint writer.
 pub(crate) struct RecordsProgress {
     display: Display,

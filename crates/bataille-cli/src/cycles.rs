@@ -1,0 +1,462 @@
+//! `bataille cycles`: loops among all positions (see `bataille_cycles`): the census of every
+//! loop of a deck, and the tree of positions and deals that reach a loop or a position.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use bataille_cycles::ancestors::{self, Keep, Root, Tree};
+use bataille_cycles::census::{self, CensusSpec, CensusState, Found};
+use bataille_engine::backward::{Bounds, Walked};
+use bataille_engine::{
+    DeckSpec, Limits, Method, Methods, NoRandom, Outcome, aligned, loop_positions, play,
+};
+use bataille_search::Shard;
+use bataille_search::arrangement::Arrangements;
+use bataille_search::pool::Pool;
+use clap::{Args, Subcommand};
+
+use crate::args::MethodArgs;
+use crate::deal::parse_deal;
+use crate::output::progress::UnitsProgress;
+use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
+use crate::output::{
+    MAX_STATE_BYTES, OutputFiles, command_line, prepare_outputs, read_bounded, write_atomic,
+};
+
+/// Flags of `bataille cycles`.
+#[derive(Debug, Args)]
+pub(crate) struct CyclesArgs {
+    #[command(subcommand)]
+    command: CyclesCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum CyclesCommand {
+    /// Every loop of a deck among all its positions (every split, not only deals), each once
+    /// by its canonical position: period, hands, aligned or not, and the deals that reach it.
+    Census(CensusArgs),
+    /// The positions that reach POSITION (or its loop, if it lies on one), by playing
+    /// backwards: counts by depth, the deepest, and the deals among them with their tails.
+    Ancestors(AncestorsArgs),
+}
+
+pub(crate) fn run(args: CyclesArgs) -> Result<ExitCode> {
+    match args.command {
+        CyclesCommand::Census(a) => run_census(a),
+        CyclesCommand::Ancestors(a) => run_ancestors(a),
+    }
+}
+
+/// Flags of `bataille cycles census`.
+#[derive(Debug, Args)]
+pub(crate) struct CensusArgs {
+    /// Number of colours C (copies of each value).
+    #[arg(long, short = 'c')]
+    colours: usize,
+    /// Number of values V.
+    #[arg(long, short = 'v')]
+    values: usize,
+    /// Stacking method of both players: natural or optimized.
+    #[arg(long, short, default_value = "natural")]
+    method: Method,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0, value_parser = crate::checks::threads)]
+    threads: usize,
+    /// Only this shard of the units, `K/N` (1-based); combine the shards' checkpoints with
+    /// --merge.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Save the run's state here after each batch of units (atomically).
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Continue from the --checkpoint file.
+    #[arg(long, requires = "checkpoint")]
+    resume: bool,
+    /// Units searched in parallel between two checkpoints.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    batch: u64,
+    /// Positions visited at most in the tree of each loop, to count the deals that reach it
+    /// (a count cut by this bound is reported as incomplete).
+    #[arg(long, default_value_t = 100_000_000, value_name = "N")]
+    budget: u64,
+    /// Output directory: cycles.csv, summary.csv, state.txt, metadata.csv. It must be empty,
+    /// or hold this run's own results (with --resume), unless --replace is given.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Replace the results in a non-empty --out directory.
+    #[arg(long)]
+    replace: bool,
+    /// Search nothing: merge the complete checkpoints of every shard of a run (made with
+    /// --shard K/N for the same deck and method) and write the results of the whole run.
+    #[arg(long, num_args = 1.., value_name = "CHECKPOINT", conflicts_with_all = ["shard", "resume"])]
+    merge: Vec<PathBuf>,
+}
+
+fn read_state(path: &Path, spec: CensusSpec, shard: Option<Shard>) -> Result<CensusState> {
+    let text = read_bounded(path, MAX_STATE_BYTES)?.with_context(|| {
+        format!("cannot read the checkpoint {}: it does not exist", path.display())
+    })?;
+    // The shard is read from the file (for --merge), then checked with the rest of its header.
+    let shard = match shard {
+        Some(s) => s,
+        None => text
+            .lines()
+            .find_map(|l| l.strip_prefix("shard "))
+            .and_then(|s| s.trim().parse().ok())
+            .with_context(|| {
+                format!("{} is not a census checkpoint (no shard line)", path.display())
+            })?,
+    };
+    CensusState::from_text(&text, spec, shard)
+        .with_context(|| format!("cannot use {}", path.display()))
+}
+
+fn run_census(args: CensusArgs) -> Result<ExitCode> {
+    let deck = DeckSpec::new(args.colours, args.values)?;
+    let spec = CensusSpec::new(deck, args.method)?;
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    if shard.count() > spec.units().count().max(1) {
+        bail!(
+            "--shard {shard}: the census of {spec} has {} units, fewer than {} shards",
+            spec.units().count(),
+            shard.count()
+        );
+    }
+    let own = |dir: &Path| {
+        read_bounded(&dir.join("state.txt"), MAX_STATE_BYTES)
+            .ok()
+            .flatten()
+            .is_some_and(|t| CensusState::from_text(&t, spec, shard).is_ok())
+    };
+    prepare_outputs(args.checkpoint.as_deref(), args.resume, &args.out, args.replace, &own)?;
+    let merging = !args.merge.is_empty();
+    let mut state = if merging {
+        let parts: Vec<CensusState> =
+            args.merge.iter().map(|p| read_state(p, spec, None)).collect::<Result<_>>()?;
+        CensusState::merge(&parts)?
+    } else {
+        match (&args.checkpoint, args.resume) {
+            (Some(path), true) => read_state(path, spec, Some(shard))?,
+            _ => CensusState::new(spec, shard),
+        }
+    };
+    let pool = Pool::new(args.threads)?;
+    let stop = on_interrupt("bataille: stopping (Ctrl-C again to quit at once)");
+    let started = Instant::now();
+    let from = state.done;
+    let total = state.shard_units();
+    let progress = UnitsProgress::new("cycles census", total);
+    let mut save_error = None;
+    let save = |s: &CensusState, save_error: &mut Option<std::io::Error>| {
+        if let Some(path) = &args.checkpoint
+            && let Err(e) = write_atomic(path, s.to_text().as_bytes())
+        {
+            save_error.get_or_insert(e);
+        }
+    };
+    if merging {
+        save(&state, &mut save_error);
+    }
+    census::run(&mut state, &pool, args.batch as usize, stop, &mut |s| {
+        let what = format!("{} loops, {} candidates", s.found.len(), s.candidates);
+        progress.update(s.done, from, total, &what);
+        save(s, &mut save_error);
+    });
+    progress.finish();
+    if let Some(e) = save_error {
+        bail!("cannot write the checkpoint: {e}");
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    let loops = state.loops();
+    let bounds = Bounds::budget(args.budget);
+    let rows: Vec<Row> = loops.iter().map(|f| Row::new(spec, f, bounds)).collect();
+    let complete = state.is_complete();
+    let mut files = OutputFiles::new(&args.out);
+    files.add("cycles.csv", cycles_csv(&rows).into_bytes());
+    let summary = summary(spec, &state, &rows);
+    let mut csv = String::from("key,value\n");
+    for (k, v) in &summary {
+        let _ = writeln!(csv, "{k},{v}");
+    }
+    files.add("summary.csv", csv.into_bytes());
+    files.add("state.txt", state.to_text().into_bytes());
+    files.add_key_values(
+        "metadata.csv",
+        &[
+            ("command", command_line()),
+            ("version", env!("CARGO_PKG_VERSION").to_string()),
+            ("threads", pool.threads().to_string()),
+            ("shard", shard.to_string()),
+            ("resumed", args.resume.to_string()),
+            ("elapsed_s", format!("{elapsed:.3}")),
+        ],
+    );
+    files.commit()?;
+    for (k, v) in &summary {
+        println!("{:<22} {v}", format!("{}:", k.replace('_', " ")));
+    }
+    for r in rows.iter().take(20) {
+        println!(
+            "  cycle {}: period {} tricks ({} cards), {}first hand {} to {}{}, {}",
+            r.id,
+            r.found.period_tricks,
+            r.found.period_cards,
+            if r.found.self_twin { "its own mirror, " } else { "" },
+            r.found.first.len(),
+            r.found.first_max,
+            if r.aligned.is_some() { ", aligned" } else { "" },
+            deals_text(r.deals, &r.walked),
+        );
+        println!("    {}", r.found.position());
+    }
+    if rows.len() > 20 {
+        println!("  ... {} more in cycles.csv", rows.len() - 20);
+    }
+    println!("time:                  {elapsed:.1} s on {} threads", pool.threads());
+    println!("results:               {}", args.out.display());
+    if !complete {
+        match &args.checkpoint {
+            Some(path) => println!(
+                "stopped before the end: continue with --resume (checkpoint {})",
+                path.display()
+            ),
+            None => println!("stopped before the end (no --checkpoint: the results are partial)"),
+        }
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A loop of the census, with what the report adds: its id, aligned position and deals.
+struct Row {
+    found: Found,
+    id: String,
+    aligned: Option<String>,
+    deals: u64,
+    ancestors: u64,
+    walked: Walked,
+}
+
+impl Row {
+    fn new(spec: CensusSpec, f: &Found, bounds: Bounds) -> Row {
+        let p = f.position();
+        let methods = spec.methods();
+        let id = match play(&p, methods, &mut NoRandom, Limits::DETERMINISTIC).outcome {
+            Outcome::Cycle(c) => c.id.to_string(),
+            o => panic!("the census's position {p} does not loop: {o:?}"),
+        };
+        let positions = loop_positions(&p, methods).expect("a loop");
+        let aligned = aligned::aligned_position(&positions, methods).map(|q| q.to_string());
+        let keep = Keep { deals: false, deepest: 0 };
+        let t = ancestors::tree(&p, methods, bounds, keep).expect("deterministic methods");
+        let ancestors = t.walked.visited;
+        Row { found: f.clone(), id, aligned, deals: t.deal_count, ancestors, walked: t.walked }
+    }
+}
+
+fn deals_text(deals: u64, walked: &Walked) -> String {
+    let s = if deals == 1 { "" } else { "s" };
+    if walked.budget_hit {
+        format!("at least {deals} deal{s} (the tree walk stopped on its budget)")
+    } else {
+        format!("reached by {deals} deal{s}")
+    }
+}
+
+/// The header of `cycles.csv`.
+const CYCLES_HEADER: &str = "cycle_id,period_tricks,period_cards,position,first_min,first_max,\
+self_twin,aligned,aligned_position,deals,deals_complete,ancestors";
+
+fn cycles_csv(rows: &[Row]) -> String {
+    let mut s = format!("{CYCLES_HEADER}\n");
+    for r in rows {
+        let f = &r.found;
+        let _ = writeln!(
+            s,
+            "{},{},{},\"{}\",{},{},{},{},\"{}\",{},{},{}",
+            r.id,
+            f.period_tricks,
+            f.period_cards,
+            f.position(),
+            f.first.len(),
+            f.first_max,
+            f.self_twin,
+            if r.aligned.is_some() { "yes" } else { "no" },
+            r.aligned.as_deref().unwrap_or(""),
+            r.deals,
+            !r.walked.budget_hit,
+            r.ancestors
+        );
+    }
+    s
+}
+
+/// The summary's keys and values.
+fn summary(spec: CensusSpec, state: &CensusState, rows: &[Row]) -> Vec<(&'static str, String)> {
+    let deck = spec.deck();
+    let arrangements = Arrangements::new(&deck.sorted_deck()).count();
+    let positions = arrangements
+        .and_then(|a| a.checked_mul(deck.cards() as u128 + 1))
+        .map_or("more than 2^128".to_string(), |p| p.to_string());
+    let mut periods: Vec<u64> = rows.iter().map(|r| r.found.period_tricks).collect();
+    periods.sort_unstable();
+    periods.dedup();
+    let reached = rows.iter().filter(|r| r.deals > 0).count();
+    let unreached = rows.iter().filter(|r| r.deals == 0 && !r.walked.budget_hit).count();
+    vec![
+        ("deck", deck.to_string()),
+        ("method", spec.method().to_string()),
+        ("positions", positions),
+        (
+            "coverage",
+            if state.is_complete() && state.shard == Shard::WHOLE {
+                "complete: every position of every split".to_string()
+            } else {
+                format!(
+                    "incomplete: {} of {} units of shard {}",
+                    state.done,
+                    state.shard_units(),
+                    state.shard
+                )
+            },
+        ),
+        ("units", state.units.to_string()),
+        ("candidates", state.candidates.to_string()),
+        ("tricks_walked", state.tricks.to_string()),
+        ("cycles", rows.len().to_string()),
+        ("aligned_cycles", rows.iter().filter(|r| r.aligned.is_some()).count().to_string()),
+        ("periods", periods.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")),
+        ("cycles_reached_by_deals", reached.to_string()),
+        ("cycles_reached_by_no_deal", unreached.to_string()),
+    ]
+}
+
+/// Flags of `bataille cycles ancestors`.
+#[derive(Debug, Args)]
+pub(crate) struct AncestorsArgs {
+    /// The position, top card first: `[2, 1, 4, 4, 2, 1, 3, 3] / [4, 2, 4, 1, 3, 2, 3, 1]`
+    /// (any split of a whole deck).
+    position: String,
+    #[command(flatten)]
+    methods: MethodArgs,
+    /// Number of colours C (inferred from the cards when not given).
+    #[arg(long, short = 'c')]
+    colours: Option<usize>,
+    /// Number of values V (inferred from the cards when not given).
+    #[arg(long, short = 'v')]
+    values: Option<usize>,
+    /// Ancestors at most this many tricks before the position (or the loop).
+    #[arg(long, value_name = "D")]
+    max_depth: Option<u64>,
+    /// Tricks with at most this many ties are played backwards (default: any).
+    #[arg(long, value_name = "T")]
+    max_ties: Option<usize>,
+    /// Positions visited at most.
+    #[arg(long, default_value_t = 100_000_000, value_name = "N")]
+    budget: u64,
+    /// How many of the deepest ancestors to print.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=1000))]
+    deepest: u64,
+    /// Write every deal of the tree to this CSV file (`-`: standard output, the report then
+    /// goes to standard error): cycle_id, deal, tail_tricks, tail_cards.
+    #[arg(long, value_name = "FILE")]
+    deals: Option<PathBuf>,
+}
+
+fn run_ancestors(args: AncestorsArgs) -> Result<ExitCode> {
+    let methods: Methods = args.methods.deterministic("playing backwards needs")?;
+    let (position, _) = parse_deal(&args.position, args.colours, args.values, false)?;
+    if let Some(path) = &args.deals
+        && path.as_os_str() != "-"
+    {
+        crate::output::check_writable_file(path)?;
+    }
+    let bounds = Bounds {
+        max_depth: args.max_depth.unwrap_or(u64::MAX),
+        max_ties: args.max_ties.unwrap_or(bataille_engine::MAX_CARDS),
+        budget: args.budget,
+    };
+    let keep = Keep { deals: args.deals.is_some(), deepest: args.deepest as usize };
+    let started = Instant::now();
+    let t = ancestors::tree(&position, methods, bounds, keep)?;
+    let report = ancestors_report(&t, &args, methods, started.elapsed().as_secs_f64());
+    if let Some(path) = &args.deals {
+        let id = match &t.root {
+            Root::Cycle { id, .. } => id.to_string(),
+            Root::Position(_) => String::new(),
+        };
+        let mut csv = String::from("cycle_id,deal,tail_tricks,tail_cards\n");
+        for d in &t.deals {
+            let _ = writeln!(csv, "{id},\"{}\",{},{}", d.deal, d.tricks, d.cards);
+        }
+        if path.as_os_str() == "-" {
+            crate::output::print_stdout(&csv)?;
+            eprint!("{report}");
+            return Ok(ExitCode::SUCCESS);
+        }
+        write_atomic(path, csv.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    crate::output::print_stdout(&report)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn ancestors_report(t: &Tree, args: &AncestorsArgs, methods: Methods, secs: f64) -> String {
+    let mut s = String::new();
+    match &t.root {
+        Root::Cycle { id, positions, self_twin } => {
+            let _ = writeln!(
+                s,
+                "root:      the loop {id} ({} tricks{}): its {} positions, the tree of those \
+                 that reach it",
+                positions.len(),
+                if *self_twin { ", its own mirror image" } else { "" },
+                positions.len()
+            );
+        }
+        Root::Position(p) => {
+            let _ = writeln!(s, "root:      {p} (not on a loop)");
+        }
+    }
+    let _ = writeln!(s, "methods:   {methods}");
+    let w = &t.walked;
+    let coverage = if w.complete() {
+        "complete: every ancestor".to_string()
+    } else if !w.budget_hit {
+        let mut cut = Vec::new();
+        if w.depth_cut {
+            cut.push(format!("depth ≤ {}", args.max_depth.unwrap_or(u64::MAX)));
+        }
+        if w.ties_cut {
+            cut.push(format!("ties ≤ {}", args.max_ties.unwrap_or(0)));
+        }
+        format!("exhaustive within the bounds ({}), which leave ancestors out", cut.join(", "))
+    } else {
+        format!("INCOMPLETE: stopped on its budget of {} positions", args.budget)
+    };
+    let _ = writeln!(s, "coverage:  {coverage}");
+    let _ = writeln!(s, "ancestors: {} positions", w.visited);
+    if w.visited == 0 && w.complete() {
+        let _ = writeln!(s, "           no position leads to it: it has no predecessor");
+    }
+    let depths: Vec<String> =
+        t.by_depth.iter().enumerate().skip(1).map(|(d, n)| format!("{d}:{n}")).collect();
+    if !depths.is_empty() {
+        let _ = writeln!(s, "by depth:  {}", depths.join(" "));
+    }
+    let mirror = matches!(t.root, Root::Cycle { .. }) && methods.is_swap_symmetric();
+    let _ = writeln!(
+        s,
+        "deals:     {}{}",
+        t.deal_count,
+        if mirror { " (one per mirror pair, those on the loop included)" } else { "" }
+    );
+    for (p, tricks, cards) in &t.deepest {
+        let _ = writeln!(s, "deepest:   {tricks} tricks, {cards} cards: {p}");
+    }
+    let _ = writeln!(s, "time:      {secs:.2} s");
+    s
+}

@@ -1,0 +1,102 @@
+#!/bin/bash
+# The census of every loop of a deck among all its positions (`bataille cycles census`), in
+# shards run one after the other, each resumable from the checkpoint committed beside it: a
+# later session (or another machine) continues where the last one stopped by rerunning the
+# same command from a checkout of the repository.
+#
+# Usage: scripts/census.sh C V METHOD [SHARDS]      run (or continue) every shard, then merge
+#        scripts/census.sh C V METHOD status         the shards' progress and CPU time
+#   SHARDS   how many shards (default 8; fixed once a run has started: it is in the layout)
+# Environment: BIN (default target/release/bataille: copied to target/census-bin/ and run from
+# there, so that a rebuild does not touch the running binary), THREADS (default 0: one per
+# core).
+# Stop: Ctrl-C, or SIGTERM to this script: the running shard saves its checkpoint and stops.
+#
+# Layout under results/cycles/cCvV-METHOD/:
+#   checkpoints/shard-KK.ckpt   the state of a shard under way (removed when it is done)
+#   shards/shard-KK/            the output directory of a finished shard
+#   cpu.csv                     one line per run of a shard: shard, start, end, CPU seconds
+#                               (user + sys, from /usr/bin/time), exit status, commit
+#   merged/                     the whole census, merged from the shards' state.txt:
+#                               cycles.csv, summary.csv, state.txt, metadata.csv
+set -euo pipefail
+C=${1:?usage: scripts/census.sh C V METHOD [SHARDS|status]}
+V=${2:?usage: scripts/census.sh C V METHOD [SHARDS|status]}
+METHOD=${3:?usage: scripts/census.sh C V METHOD [SHARDS|status]}
+ARG=${4:-}
+case $METHOD in
+natural | optimized) ;;
+*) echo "unknown method $METHOD (natural or optimized)" >&2; exit 2 ;;
+esac
+DIR=results/cycles/c${C}v${V}-$METHOD
+THREADS=${THREADS:-0}
+if [[ -f $DIR/shards.txt ]]; then
+    SHARDS=$(cat "$DIR/shards.txt")
+else
+    SHARDS=${ARG:-8}
+    [[ $ARG == status ]] && SHARDS=8
+fi
+
+status() {
+    echo "| shard | state | CPU time | commits |"
+    echo "| --- | --- | --- | --- |"
+    for k in $(seq 1 "$SHARDS"); do
+        kk=$(printf %02d "$k")
+        ckpt=$DIR/checkpoints/shard-$kk.ckpt
+        if [[ -f $DIR/shards/shard-$kk/state.txt ]]; then
+            state=done
+        elif [[ -f $ckpt ]]; then
+            state=$(awk '$1 == "units" { printf "%d units done", $4 }' "$ckpt")
+        else
+            state="not started"
+        fi
+        cpu=$(awk -F, -v k="$k" '$1 == k && $4 != "" { t += $4 } END { printf "%.0f s", t }' "$DIR/cpu.csv" 2>/dev/null)
+        commits=$(awk -F, -v k="$k" '$1 == k { print $6 }' "$DIR/cpu.csv" 2>/dev/null | sort -u | paste -sd' ')
+        echo "| $k | $state | ${cpu:-0 s} | ${commits:--} |"
+    done
+}
+
+if [[ $ARG == status ]]; then status; exit 0; fi
+mkdir -p "$DIR/checkpoints" "$DIR/shards"
+echo "$SHARDS" >"$DIR/shards.txt"
+[[ -f $DIR/cpu.csv ]] || echo "shard,start,end,cpu_s,exit,commit" >"$DIR/cpu.csv"
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+mkdir -p target/census-bin
+cp "${BIN:-target/release/bataille}" target/census-bin/bataille
+BIN=target/census-bin/bataille
+
+for k in $(seq 1 "$SHARDS"); do
+    kk=$(printf %02d "$k")
+    out=$DIR/shards/shard-$kk ckpt=$DIR/checkpoints/shard-$kk.ckpt
+    if [[ -f $out/state.txt ]]; then
+        echo "== shard $k/$SHARDS: done"
+        continue
+    fi
+    resume=()
+    [[ -f $ckpt ]] && resume=(--resume)
+    echo "== shard $k/$SHARDS ($(date -u +%FT%TZ)) ${resume[*]}"
+    start=$(date -u +%FT%TZ)
+    times=$(mktemp)
+    status=0
+    # In the background, so that a signal to this script reaches `bataille` (which saves its
+    # checkpoint) and not /usr/bin/time (which would lose the CPU time).
+    /usr/bin/time -f "%U %S" -o "$times" "$BIN" cycles census -c "$C" -v "$V" -m "$METHOD" \
+        --shard "$k/$SHARDS" --threads "$THREADS" --checkpoint "$ckpt" "${resume[@]}" \
+        --out "$out" &
+    timer=$!
+    trap 'pkill -TERM -P "$timer"' INT TERM
+    while :; do
+        if wait "$timer"; then status=0; break; else status=$?; fi
+        kill -0 "$timer" 2>/dev/null || break
+    done
+    trap - INT TERM
+    cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$times")
+    rm -f "$times"
+    echo "$k,$start,$(date -u +%FT%TZ),$cpu,$status,$COMMIT" >>"$DIR/cpu.csv"
+    [[ $status -eq 0 ]] || exit "$status"
+    rm -f "$ckpt"
+done
+states=()
+for k in $(seq 1 "$SHARDS"); do states+=("$DIR/shards/shard-$(printf %02d "$k")/state.txt"); done
+"$BIN" cycles census -c "$C" -v "$V" -m "$METHOD" --merge "${states[@]}" --out "$DIR/merged" \
+    --replace
