@@ -61,6 +61,8 @@ mkdir -p "$DIR/checkpoints" "$DIR/shards"
 echo "$SHARDS" >"$DIR/shards.txt"
 [[ -f $DIR/cpu.csv ]] || echo "shard,start,end,cpu_s,exit,commit" >"$DIR/cpu.csv"
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# A tree with uncommitted changes ran code of no commit: say so.
+[[ -z $(git status --porcelain -- crates 2>/dev/null) ]] || COMMIT=$COMMIT-dirty
 mkdir -p target/census-bin
 cp "${BIN:-target/release/bataille}" target/census-bin/bataille
 BIN=target/census-bin/bataille

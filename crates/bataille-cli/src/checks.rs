@@ -65,17 +65,9 @@ pub(crate) fn at_most(flag: &str, value: u64, max: u64, why: &str) -> Result<()>
     Ok(())
 }
 
-/// How many characters of a bad input an error message repeats.
-const SHOWN_CHARS: usize = 80;
-
-/// `text` quoted for an error message, cut after [`SHOWN_CHARS`] characters (with its length)
-/// so that a huge bad input does not flood the terminal.
-pub(crate) fn shown(text: &str) -> String {
-    match text.char_indices().nth(SHOWN_CHARS) {
-        None => format!("{text:?}"),
-        Some((cut, _)) => format!("{:?}… ({} bytes in all)", &text[..cut], text.len()),
-    }
-}
+/// `text` quoted for an error message, cut short (with its length) so that a huge bad input
+/// does not flood the terminal: the engine's [`bataille_engine::position::quoted`].
+pub(crate) use bataille_engine::position::quoted as shown;
 
 #[cfg(test)]
 mod tests {

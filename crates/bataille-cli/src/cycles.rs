@@ -312,15 +312,18 @@ fn summary(spec: CensusSpec, state: &CensusState, rows: &[Row]) -> Vec<(&'static
         ("positions", positions),
         (
             "coverage",
-            if state.is_complete() && state.shard == Shard::WHOLE {
-                "complete: every position of every split".to_string()
-            } else {
-                format!(
-                    "incomplete: {} of {} units of shard {}",
+            match (state.is_complete(), state.shard == Shard::WHOLE) {
+                (true, true) => "complete: every position of every split".to_string(),
+                (true, false) => format!(
+                    "shard {} complete ({} units): merge the shards for the whole census",
+                    state.shard, state.done
+                ),
+                (false, _) => format!(
+                    "INCOMPLETE: {} of {} units of shard {}",
                     state.done,
                     state.shard_units(),
                     state.shard
-                )
+                ),
             },
         ),
         ("units", state.units.to_string()),

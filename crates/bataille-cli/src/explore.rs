@@ -29,8 +29,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use bataille_engine::{DeckSpec, Limits, Methods};
+use bataille_records::row::{FoundBy, RecordRow, check_row};
 use bataille_search::bmn::Bmn;
-use bataille_search::records::{FoundBy, RecordRow, check_row};
 use bataille_search::{Bataille, DealGame, Plan, State};
 use clap::Args;
 

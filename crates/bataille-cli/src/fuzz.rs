@@ -238,7 +238,7 @@ fn state_files_decode_or_refuse() {
 
 #[test]
 fn records_files_parse_or_refuse() {
-    let header = bataille_search::records::RECORD_COLUMNS.join(",");
+    let header = bataille_records::row::RECORD_COLUMNS.join(",");
     let row = prop_oneof![
         prop::collection::vec(number_text(), 12).prop_map(|f| f.join(",")),
         text("0123456789,/[] natural\"", 80),

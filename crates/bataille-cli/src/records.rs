@@ -1,6 +1,6 @@
 //! `bataille records search` and `bataille records extend`: record hunting on the command line.
 //!
-//! Validates the flags into a [`bataille_search::records::Config`], runs the search with a
+//! Validates the flags into a [`bataille_records::search::Config`], runs the search with a
 //! progress bar (plain periodic lines when stderr is not a terminal), saves checkpoints
 //! atomically on a timer and on Ctrl-C, and writes the output directory:
 //!
@@ -29,9 +29,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use bataille_engine::{Limits, NoRandom, Position, backward, play};
-use bataille_search::records::{
-    Anneal, Budget, Config, Found, FoundBy, RecordRow, RunOptions, SearchResult, SearchState,
-    search,
+use bataille_records::row::{FoundBy, RecordRow};
+use bataille_records::search::{
+    Anneal, Budget, Config, RunOptions, SearchResult, SearchState, search,
 };
 use bataille_search::stats::Measure;
 use clap::{Args, Subcommand};
@@ -303,8 +303,8 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
     let replay = replay_command(&args, result.iterations);
 
     let mut files = OutputFiles::new(&args.out);
-    files.add("best.csv", best_csv(&cfg, result)?);
-    files.add("cycles.csv", cycles_csv(&cfg, result)?);
+    files.add("best.csv", result.best_csv(cfg.spec));
+    files.add("cycles.csv", result.cycles_csv(cfg.spec));
     files.add("state.txt", ended.state.encode().into_bytes());
     let rate = ended.iterations_run as f64 / elapsed.max(1e-9);
     files.add_key_values(
@@ -360,7 +360,7 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
                     measure,
                     tricks: f.tricks,
                     cards: f.cards,
-                    deal: deal_position(&cfg, &f.deal),
+                    deal: SearchResult::position(cfg.spec, &f.deal),
                     found_by: FoundBy {
                         seed: Some(args.seed),
                         command: replay.clone(),
@@ -398,48 +398,5 @@ fn replay_command(args: &SearchArgs, iterations: u64) -> String {
 }
 
 fn deal_text(cfg: &Config, deal: &[u8]) -> String {
-    deal_position(cfg, deal).to_string()
-}
-
-/// A deal of the search as a position: the first half of the cards to the first player.
-fn deal_position(cfg: &Config, deal: &[u8]) -> Position {
-    let half = cfg.spec.cards() / 2;
-    Position::new(deal[..half].to_vec(), deal[half..].to_vec()).expect("a deal of a valid deck")
-}
-
-fn best_csv(cfg: &Config, r: &SearchResult) -> Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["measure", "rank", "tricks", "cards", "chain", "iteration", "deal"])?;
-    let rows = |m: Measure, list: &[Found], w: &mut csv::Writer<Vec<u8>>| -> Result<()> {
-        for (i, f) in list.iter().enumerate() {
-            w.write_record([
-                m.name().to_string(),
-                (i + 1).to_string(),
-                f.tricks.to_string(),
-                f.cards.to_string(),
-                f.chain.to_string(),
-                f.iteration.to_string(),
-                deal_text(cfg, &f.deal),
-            ])?;
-        }
-        Ok(())
-    };
-    rows(Measure::Tricks, &r.by_tricks, &mut w)?;
-    rows(Measure::Cards, &r.by_cards, &mut w)?;
-    Ok(w.into_inner()?)
-}
-
-fn cycles_csv(cfg: &Config, r: &SearchResult) -> Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["cycle_id", "period_tricks", "period_cards", "tail_tricks", "deal"])?;
-    for c in &r.cycles {
-        w.write_record([
-            format!("{:016x}", c.id),
-            c.period_tricks.to_string(),
-            c.period_cards.to_string(),
-            c.tail_tricks.to_string(),
-            deal_text(cfg, &c.deal),
-        ])?;
-    }
-    Ok(w.into_inner()?)
+    SearchResult::position(cfg.spec, deal).to_string()
 }

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use bataille_claims::{Claim, Format, Status};
-use bataille_search::records::{RecordRow, check_row};
+use bataille_records::row::{RecordRow, check_row};
 use bataille_search::state::State;
 use bataille_verify::hunts::{COMMITTED_HUNTS, CommittedHunt, hunt_claims};
 use bataille_verify::{STATUSES, catalogue};

@@ -10,7 +10,9 @@
 //!   pruning that makes C=4 V=5 (6.4·10^12 positions) a matter of CPU-hours: on a loop, both
 //!   hands are runs of piles ([`piles`]);
 //! - [`ancestors`]: the tree of positions that reach a loop (or any position), counted by
-//!   depth, and the deals in it with the trick at which each enters the loop.
+//!   depth, and the deals in it with the trick at which each enters the loop;
+//! - [`blocks`]: aligned cycles on any multiset of 2n cards (the article's box 4), the finite
+//!   attack on the 52-card question by aligned blocks.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -37,7 +39,10 @@
 //! - [`census`]: [`census::CensusSpec`], units, [`census::search_unit`], [`census::run`],
 //!   [`census::CensusState`] (checkpoints, shards merged).
 //! - [`ancestors`]: [`ancestors::Tree`], the positions and deals that reach a loop.
+//! - [`blocks`]: every aligned cycle on a multiset of 2n cards (aligned blocks), in units with
+//!   checkpoints, and the catalogue's CSV rows.
 
 pub mod ancestors;
+pub mod blocks;
 pub mod census;
 mod piles;

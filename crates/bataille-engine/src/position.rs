@@ -69,19 +69,19 @@ impl fmt::Display for PositionError {
                 write!(
                     f,
                     "expected two hands separated by one '/', as in `[5, 3] / [2, 4, 1]`, got {}",
-                    excerpt(s)
+                    quoted(s)
                 )
             }
             PositionError::BadCard(s) => {
                 write!(
                     f,
                     "{} is not a card: cards are whole numbers from 1 to {MAX_VALUE}",
-                    excerpt(s)
+                    quoted(s)
                 )
             }
-            PositionError::Brackets(s) => write!(f, "unbalanced brackets in hand {}", excerpt(s)),
+            PositionError::Brackets(s) => write!(f, "unbalanced brackets in hand {}", quoted(s)),
             PositionError::EmptyCard(s) => {
-                write!(f, "a card is missing between two commas in hand {}", excerpt(s))
+                write!(f, "a card is missing between two commas in hand {}", quoted(s))
             }
             PositionError::TooLarge(n) => {
                 write!(f, "{n} cards is more than the engine supports (at most {MAX_CARDS})")
@@ -252,12 +252,19 @@ impl Position {
 }
 
 /// How many characters of a bad input an error message repeats.
-const EXCERPT_CHARS: usize = 60;
+pub const QUOTED_CHARS: usize = 80;
 
-/// `text` quoted, cut after [`EXCERPT_CHARS`] characters (with its length), so that an error
-/// about a huge input stays short.
-fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(EXCERPT_CHARS) {
+/// `text` quoted for an error message, cut after [`QUOTED_CHARS`] characters (with its length),
+/// so that an error about a huge input stays short: every error of the workspace that repeats
+/// what a user gave goes through it.
+///
+/// ```
+/// use bataille_engine::position::quoted;
+/// assert_eq!(quoted("1,x"), "\"1,x\"");
+/// assert!(quoted(&"7".repeat(1000)).ends_with("… (1000 bytes in all)"));
+/// ```
+pub fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_CHARS) {
         None => format!("{text:?}"),
         Some((cut, _)) => format!("{:?}… ({} bytes in all)", &text[..cut], text.len()),
     }

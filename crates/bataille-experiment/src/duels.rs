@@ -8,28 +8,9 @@ use bataille_engine::{DeckSpec, Limits, Method, Methods};
 use bataille_search::stats::Stats;
 use bataille_search::{Bataille, Mode};
 
+use crate::plot::PlottedDuel;
 use crate::recipe::Duels;
-use crate::{ExperimentError, Output, Settings, csv_bytes, plot, search};
-
-/// A proportion with its 95% interval (normal approximation), in percent.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Percent {
-    /// The percentage.
-    pub value: f64,
-    /// Half the width of the 95% interval.
-    pub half_width: f64,
-}
-
-impl Percent {
-    /// `k` of `n`.
-    pub fn of(k: u64, n: u64) -> Percent {
-        if n == 0 {
-            return Percent { value: 0.0, half_width: 0.0 };
-        }
-        let p = k as f64 / n as f64;
-        Percent { value: 100.0 * p, half_width: 100.0 * 1.96 * (p * (1.0 - p) / n as f64).sqrt() }
-    }
-}
+use crate::{ExperimentError, Output, Percent, Settings, csv_bytes, plot, search};
 
 /// One duel.
 #[derive(Debug, Clone)]
@@ -82,6 +63,21 @@ pub fn run(
         }
     }
     render(d, &duels)
+}
+
+impl PlottedDuel for Duel {
+    fn values(&self) -> usize {
+        self.values
+    }
+    fn methods(&self) -> (Method, Method) {
+        (self.first, self.second)
+    }
+    fn shares(&self) -> [Percent; 4] {
+        Duel::shares(self)
+    }
+    fn stats(&self) -> &Stats {
+        &self.stats
+    }
 }
 
 fn cell(p: Percent) -> [String; 2] {

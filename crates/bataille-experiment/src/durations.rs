@@ -11,6 +11,7 @@ use bataille_search::arrangement::{Arrangements, next_arrangement};
 use bataille_search::stats::Stats;
 use bataille_search::{Bataille, DealGame, Mode, RandomConvention};
 
+use crate::plot::PlottedCell;
 use crate::published::{self, Printed};
 use crate::recipe::{Convention, Durations};
 use crate::{ExperimentError, Output, Settings, csv_bytes, plot, search};
@@ -163,6 +164,24 @@ impl Cell {
             None => self.method.name().to_string(),
             Some(c) => format!("{} ({})", self.method.name(), c.name()),
         }
+    }
+}
+
+impl PlottedCell for Cell {
+    fn values(&self) -> usize {
+        self.values
+    }
+    fn label(&self) -> String {
+        Cell::label(self)
+    }
+    fn mean(&self) -> Option<f64> {
+        Cell::mean(self)
+    }
+    fn published(&self) -> Option<f64> {
+        self.published.map(|p| p.value)
+    }
+    fn stats(&self) -> &Stats {
+        &self.stats
     }
 }
 

@@ -46,6 +46,26 @@ pub mod records;
 
 pub use recipe::{Convention, Recipe, RecipeError};
 
+/// A proportion with its 95% interval (normal approximation), in percent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Percent {
+    /// The percentage.
+    pub value: f64,
+    /// Half the width of the 95% interval.
+    pub half_width: f64,
+}
+
+impl Percent {
+    /// `k` of `n`.
+    pub fn of(k: u64, n: u64) -> Percent {
+        if n == 0 {
+            return Percent { value: 0.0, half_width: 0.0 };
+        }
+        let p = k as f64 / n as f64;
+        Percent { value: 100.0 * p, half_width: 100.0 * 1.96 * (p * (1.0 - p) / n as f64).sqrt() }
+    }
+}
+
 /// How to run.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Settings {

@@ -3,9 +3,36 @@
 
 use plotters::prelude::*;
 
-use crate::ExperimentError;
-use crate::duels::Duel;
-use crate::durations::Cell;
+use bataille_engine::Method;
+use bataille_search::Stats;
+
+use crate::{ExperimentError, Percent};
+
+/// What the plots read of a cell of the durations table.
+pub trait PlottedCell {
+    /// V.
+    fn values(&self) -> usize;
+    /// The row label: `natural`, `random (end)`, ...
+    fn label(&self) -> String;
+    /// Mean cards per player over finished games.
+    fn mean(&self) -> Option<f64>;
+    /// The article's value.
+    fn published(&self) -> Option<f64>;
+    /// The harness's aggregates.
+    fn stats(&self) -> &Stats;
+}
+
+/// What the plots read of a duel.
+pub trait PlottedDuel {
+    /// V.
+    fn values(&self) -> usize;
+    /// The first and second player's methods.
+    fn methods(&self) -> (Method, Method);
+    /// First wins, second wins, draws, cycles.
+    fn shares(&self) -> [Percent; 4];
+    /// The harness's aggregates.
+    fn stats(&self) -> &Stats;
+}
 
 const SIZE: (u32, u32) = (900, 560);
 
@@ -25,17 +52,17 @@ fn colour(label: &str) -> RGBColor {
 
 /// Mean cards per player against V, one line per row of the table with 95% error bars, and
 /// the published values as crosses (log scale).
-pub fn means(colours: usize, cells: &[Cell]) -> Result<String, ExperimentError> {
+pub fn means<C: PlottedCell>(colours: usize, cells: &[C]) -> Result<String, ExperimentError> {
     let mut labels: Vec<String> = Vec::new();
     for c in cells {
         if !labels.contains(&c.label()) {
             labels.push(c.label());
         }
     }
-    let xs: Vec<f64> = cells.iter().map(|c| c.values as f64).collect();
+    let xs: Vec<f64> = cells.iter().map(|c| c.values() as f64).collect();
     let ys: Vec<f64> = cells
         .iter()
-        .flat_map(|c| [c.mean(), c.published.map(|p| p.value)])
+        .flat_map(|c| [c.mean(), c.published()])
         .flatten()
         .filter(|y| *y > 0.0)
         .collect();
@@ -74,9 +101,9 @@ pub fn means(colours: usize, cells: &[Cell]) -> Result<String, ExperimentError> 
             .map_err(err)?;
         for label in &labels {
             let col = colour(label);
-            let row: Vec<&Cell> = cells.iter().filter(|c| &c.label() == label).collect();
+            let row: Vec<&C> = cells.iter().filter(|c| &c.label() == label).collect();
             let points: Vec<(f64, f64)> =
-                row.iter().filter_map(|c| Some((c.values as f64, plotted(c.mean()?)?))).collect();
+                row.iter().filter_map(|c| Some((c.values() as f64, plotted(c.mean()?)?))).collect();
             chart
                 .draw_series(LineSeries::new(points.clone(), col.stroke_width(2)))
                 .map_err(err)?
@@ -86,10 +113,10 @@ pub fn means(colours: usize, cells: &[Cell]) -> Result<String, ExperimentError> 
                 });
             chart
                 .draw_series(row.iter().filter_map(|c| {
-                    let (lo, hi) = c.stats.cards.ci95()?;
+                    let (lo, hi) = c.stats().cards.ci95()?;
                     let mean = plotted(c.mean()?)?;
                     Some(ErrorBar::new_vertical(
-                        c.values as f64,
+                        c.values() as f64,
                         lo.max(floor).min(mean),
                         mean,
                         plotted(hi)?.max(mean),
@@ -103,8 +130,8 @@ pub fn means(colours: usize, cells: &[Cell]) -> Result<String, ExperimentError> 
                 .map_err(err)?;
             chart
                 .draw_series(row.iter().filter_map(|c| {
-                    let published = plotted(c.published?.value)?;
-                    Some(Cross::new((c.values as f64, published), 6, col.stroke_width(2)))
+                    let published = plotted(c.published()?)?;
+                    Some(Cross::new((c.values() as f64, published), 6, col.stroke_width(2)))
                 }))
                 .map_err(err)?;
         }
@@ -122,17 +149,17 @@ pub fn means(colours: usize, cells: &[Cell]) -> Result<String, ExperimentError> 
 
 /// Histogram of the cards per player of finished games for one deck, one line per method:
 /// the share of games in each bin.
-pub fn histogram(
+pub fn histogram<C: PlottedCell>(
     colours: usize,
     values: usize,
-    cells: &[&Cell],
+    cells: &[&C],
 ) -> Result<String, ExperimentError> {
     // Bins up to the 99.5th percentile of the longest-tailed row, about 80 of them.
     let mut top = 1u64;
     for c in cells {
-        let total: u64 = c.stats.cards_histogram.iter().map(|(_, n)| n).sum();
+        let total: u64 = c.stats().cards_histogram.iter().map(|(_, n)| n).sum();
         let mut seen = 0;
-        for (v, n) in c.stats.cards_histogram.iter() {
+        for (v, n) in c.stats().cards_histogram.iter() {
             seen += n;
             if seen * 1000 >= total * 995 {
                 top = top.max(v);
@@ -145,9 +172,9 @@ pub fn histogram(
     let mut rows: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
     let mut ymax: f64 = 0.0;
     for c in cells {
-        let total: u64 = c.stats.cards_histogram.iter().map(|(_, n)| n).sum();
+        let total: u64 = c.stats().cards_histogram.iter().map(|(_, n)| n).sum();
         let mut counts = vec![0u64; bins as usize];
-        for (v, n) in c.stats.cards_histogram.iter() {
+        for (v, n) in c.stats().cards_histogram.iter() {
             if let Some(slot) = counts.get_mut((v / width) as usize) {
                 *slot += n;
             }
@@ -170,7 +197,7 @@ pub fn histogram(
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let n = colours * values;
-        let deals = cells.first().map_or(0, |c| c.stats.deals);
+        let deals = cells.first().map_or(0, |c| c.stats().deals);
         let mut chart = ChartBuilder::on(&root)
             .caption(
                 format!(
@@ -214,8 +241,8 @@ pub fn histogram(
 
 /// Grouped bars: for every duel, the first player's wins, the second's, and the games that did
 /// not end in a win (draws and cycles), with 95% error bars; one panel per deck.
-pub fn duels(colours: usize, duels: &[Duel]) -> Result<String, ExperimentError> {
-    let mut decks: Vec<usize> = duels.iter().map(|d| d.values).collect();
+pub fn duels<D: PlottedDuel>(colours: usize, duels: &[D]) -> Result<String, ExperimentError> {
+    let mut decks: Vec<usize> = duels.iter().map(|d| d.values()).collect();
     decks.dedup();
     let mut svg = String::new();
     {
@@ -229,9 +256,14 @@ pub fn duels(colours: usize, duels: &[Duel]) -> Result<String, ExperimentError> 
             ("draw or cycle", RGBColor(127, 127, 127)),
         ];
         for (panel, &v) in panels.iter().zip(&decks) {
-            let these: Vec<&Duel> = duels.iter().filter(|d| d.values == v).collect();
-            let names: Vec<String> =
-                these.iter().map(|d| format!("{} vs {}", d.first, d.second)).collect();
+            let these: Vec<&D> = duels.iter().filter(|d| d.values() == v).collect();
+            let names: Vec<String> = these
+                .iter()
+                .map(|d| {
+                    let (a, b) = d.methods();
+                    format!("{a} vs {b}")
+                })
+                .collect();
             let n = these.len();
             let mut chart = ChartBuilder::on(panel)
                 .caption(
@@ -272,9 +304,9 @@ pub fn duels(colours: usize, duels: &[Duel]) -> Result<String, ExperimentError> 
                         let p = match k {
                             0 => s[0],
                             1 => s[1],
-                            _ => crate::duels::Percent::of(
-                                d.stats.draws + d.stats.looping_deals + d.stats.capped,
-                                d.stats.deals,
+                            _ => Percent::of(
+                                d.stats().draws + d.stats().looping_deals + d.stats().capped,
+                                d.stats().deals,
                             ),
                         };
                         (i, p.value, p.half_width)

@@ -1,5 +1,5 @@
-//! The article's published figures, typed from seed 002, and the public record table of the
-//! authors' repository (github.com/cristal-smac/bataille).
+//! The article's published mean durations, typed from its tables ("DURÉES MOYENNES"). The
+//! public record table is `bataille_records::published`.
 
 use bataille_engine::Method;
 
@@ -59,103 +59,5 @@ pub fn mean_duration(colours: usize, values: usize, method: Method) -> Option<Pr
             _ => None,
         }),
         _ => None,
-    }
-}
-
-/// A public record: the longest finished game known, in tricks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PublicRecord {
-    /// C.
-    pub colours: usize,
-    /// V.
-    pub values: usize,
-    /// Both players' method.
-    pub method: Method,
-    /// Tricks.
-    pub tricks: u64,
-    /// What else was published for the same cell.
-    pub note: &'static str,
-}
-
-const fn rec(
-    colours: usize,
-    values: usize,
-    method: Method,
-    tricks: u64,
-    note: &'static str,
-) -> PublicRecord {
-    PublicRecord { colours, values, method, tricks, note }
-}
-
-/// The public record table of the authors' repository (github.com/cristal-smac/bataille, 2025):
-/// longest finished games in tricks. The optimized column is behind the run logs of the C++
-/// explorer that found most of these records (github.com/legrosbuffle/bataille_cpp,
-/// `results/`; replayed by `bataille verify`, entries `log-*`): the notes give its longer games.
-pub const PUBLIC_RECORDS: &[PublicRecord] = &[
-    rec(4, 5, Method::Natural, 453, ""),
-    rec(4, 5, Method::Optimized, 311, "a later exhaustive search reports 316"),
-    rec(4, 6, Method::Natural, 994, ""),
-    rec(4, 6, Method::Optimized, 620, "C++ explorer's logs: 640"),
-    rec(4, 7, Method::Natural, 1611, ""),
-    rec(4, 7, Method::Optimized, 2427, "C++ explorer's logs: 2505"),
-    rec(4, 8, Method::Natural, 2308, "article: 1999"),
-    rec(4, 8, Method::Optimized, 1645, "C++ explorer's logs: 1757"),
-    rec(4, 9, Method::Natural, 2708, ""),
-    rec(4, 9, Method::Optimized, 1936, "C++ explorer's logs: 2209"),
-    rec(4, 10, Method::Natural, 3745, ""),
-    rec(4, 10, Method::Optimized, 2628, "C++ explorer's logs: 2742"),
-    rec(4, 11, Method::Natural, 4211, ""),
-    rec(4, 11, Method::Optimized, 15136, "C++ explorer's logs: 15801"),
-    rec(4, 12, Method::Natural, 4913, ""),
-    rec(4, 12, Method::Optimized, 3206, "C++ explorer's logs: 4160"),
-    rec(4, 13, Method::Natural, 5610, "article: 5506"),
-    rec(4, 13, Method::Optimized, 4060, "C++ explorer's logs: 5174"),
-    rec(1, 16, Method::Natural, 246, ""),
-    rec(1, 22, Method::Natural, 1391, ""),
-    rec(1, 24, Method::Natural, 886, ""),
-    rec(1, 32, Method::Natural, 1810, ""),
-    rec(1, 48, Method::Natural, 4146, ""),
-    rec(1, 64, Method::Natural, 7568, ""),
-];
-
-/// The public record for a cell (with C = 1, natural and optimized are the same game).
-pub fn public_record(colours: usize, values: usize, method: Method) -> Option<PublicRecord> {
-    let method = if colours == 1 && method == Method::Optimized { Method::Natural } else { method };
-    PUBLIC_RECORDS
-        .iter()
-        .find(|r| (r.colours, r.values, r.method) == (colours, values, method))
-        .copied()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The record table here and the deals `bataille verify` replays are typed from the same
-    /// sources: they must give the same tricks, and the notes the same logged games.
-    #[test]
-    fn records_agree_with_the_verified_deals() {
-        let entries = bataille_verify::catalogue();
-        let published = |name: &str| {
-            entries
-                .iter()
-                .find(|e| e.id == name)
-                .unwrap_or_else(|| panic!("no verify entry {name}"))
-                .published
-                .clone()
-        };
-        for r in PUBLIC_RECORDS {
-            let name = if r.colours == 1 {
-                format!("record-c1-v{}", r.values)
-            } else {
-                format!("record-c{}-v{}-{}", r.colours, r.values, r.method)
-            };
-            let text = published(&name);
-            assert!(text.starts_with(&format!("{} tricks,", r.tricks)), "{name}: {text}");
-            if let Some(logged) = r.note.strip_prefix("C++ explorer's logs: ") {
-                let name = format!("log-c{}-v{}-{}", r.colours, r.values, r.method);
-                assert_eq!(published(&name), format!("{logged} tricks"), "{name}");
-            }
-        }
     }
 }

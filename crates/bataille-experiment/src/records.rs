@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 
 use bataille_engine::Method;
 
-use crate::published::{self, PUBLIC_RECORDS};
 use crate::recipe::Records;
 use crate::{ExperimentError, Output, csv_bytes};
+use bataille_records::published::{self, PUBLIC_RECORDS};
 
 /// One finished game read from a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -185,11 +185,11 @@ pub fn run(
             k.map_or(String::new(), |f| f.source.clone()),
             k.map_or(String::new(), |f| f.deal.clone()),
             n(public.map(|p| p.tricks)),
-            public.map_or("", |p| p.note).to_string(),
+            public.map_or(String::new(), |p| p.notes()),
         ]);
         let public_text = match public {
-            Some(p) if p.note.is_empty() => p.tricks.to_string(),
-            Some(p) => format!("{} ({})", p.tricks, p.note),
+            Some(p) if p.notes().is_empty() => p.tricks.to_string(),
+            Some(p) => format!("{} ({})", p.tricks, p.notes()),
             None => String::new(),
         };
         let mut sources: Vec<&str> = t.iter().chain(k.iter()).map(|f| f.source.as_str()).collect();

@@ -43,26 +43,23 @@
 //!   [`Plan::keeping_cycles`], only a uniform sample of the distinct loops).
 //! - [`plan`]: [`Plan`], [`Mode`], [`Shard`], work units and their random streams, [`UnitSet`].
 //! - [`sealed`]: the checksummed text form of every state file.
+//! - [`seed`]: the mixing function every seeded random stream is derived from.
 //! - [`state`]: [`State`] and its checksummed text form (checkpoints, `state.txt`).
 //! - [`pool`]: [`pool::Pool`], the worker threads every search of the workspace runs its units
 //!   on.
 //! - [`run`](mod@run): the parallel driver [`explore`] and the [`Progress`] callbacks.
 //! - [`report`]: CSV tables and the human summary.
-//! - [`records`]: record hunting, a parallel reproducible local search for the longest games.
-//! - [`blocks`]: every aligned cycle on a multiset of 2n cards (aligned blocks), in units with
-//!   checkpoints.
 
 pub mod arrangement;
 pub mod bataille;
-pub mod blocks;
 pub mod bmn;
 pub mod game;
 pub mod plan;
 pub mod pool;
-pub mod records;
 pub mod report;
 pub mod run;
 pub mod sealed;
+pub mod seed;
 pub mod state;
 pub mod stats;
 

@@ -11,8 +11,11 @@ use std::fmt;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use bataille_engine::position::quoted;
+
 use crate::arrangement::{Arrangements, TooManyArrangements};
 use crate::game::DealGame;
+use crate::seed::splitmix64;
 use crate::stats::Stats;
 
 /// Exhaustive or random deals.
@@ -79,14 +82,6 @@ impl fmt::Display for Shard {
 #[error("invalid shard {}: expected K/N with 1 ≤ K ≤ N, e.g. 3/8", quoted(.text))]
 pub struct ShardError {
     text: String,
-}
-
-/// `text` quoted, cut after 80 characters (with its length), for an error message.
-pub(crate) fn quoted(text: &str) -> String {
-    match text.char_indices().nth(80) {
-        None => format!("{text:?}"),
-        Some((cut, _)) => format!("{:?}… ({} bytes in all)", &text[..cut], text.len()),
-    }
 }
 
 impl std::str::FromStr for Shard {
@@ -251,14 +246,6 @@ impl Plan {
             self.key.seed ^ splitmix64(u ^ 0x6a09_e667_f3bc_c908),
         ))
     }
-}
-
-/// The SplitMix64 output function (a bijection of `u64`).
-pub fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// A set of completed units, stored per residue class modulo a stride as sorted disjoint

@@ -65,6 +65,12 @@ impl Pool {
         self.pool.install(op)
     }
 
+    /// Runs `work` on every item of `items` in parallel, each item once (the items are
+    /// independent pieces of work that keep their own state, such as the chains of a search).
+    pub fn for_each_mut<T: Send>(&self, items: &mut [T], work: impl Fn(&mut T) + Sync) {
+        self.pool.install(|| items.par_iter_mut().with_max_len(1).for_each(&work));
+    }
+
     /// Runs `work` on every unit of `units` in parallel and returns the results in the order of
     /// `units`, up to (not including) the first unit whose `work` returned `None`.
     pub fn map_prefix<T: Send>(

@@ -19,6 +19,7 @@ use rayon::prelude::*;
 
 use crate::game::DealGame;
 use crate::plan::{Mode, Plan, Shard};
+use crate::pool::Pool;
 use crate::state::{State, StateError};
 use crate::stats::Stats;
 
@@ -114,11 +115,9 @@ pub fn explore<G: DealGame>(
         }
         None => State::new(plan.key().clone(), shard),
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
-        .build()
-        .map_err(|e| RunError::Threads { threads: options.threads, message: e.to_string() })?;
-    let threads = pool.current_num_threads();
+    let pool = Pool::new(options.threads)
+        .map_err(|e| RunError::Threads { threads: e.threads, message: e.message })?;
+    let threads = pool.threads();
     let units = plan.key().units;
     // Pending units are found lazily, walking the shard's units in order and skipping those
     // done, so a run of billions of deals never lists its units.

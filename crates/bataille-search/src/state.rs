@@ -107,15 +107,6 @@ fn key_difference(a: &RunKey, b: &RunKey) -> Option<(&'static str, String, Strin
     found
 }
 
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
 fn deal_str(deal: &[u8]) -> String {
     let mut s = String::with_capacity(deal.len() * 3);
     for (i, c) in deal.iter().enumerate() {
@@ -255,24 +246,16 @@ impl State {
                 let _ = writeln!(s, "kept {tail} {}", deal_str(deal));
             }
         }
-        let sum = fnv1a(s.as_bytes());
-        let _ = writeln!(s, "checksum {sum:016x}");
-        s
+        crate::sealed::seal(&s)
     }
 
     /// Reads the text form, checking the version and the checksum.
     pub fn decode(text: &str) -> Result<State, StateError> {
-        if !text.starts_with(&format!("{MAGIC}\n")) {
-            return Err(StateError::Magic);
-        }
-        let body_end = text.rfind("checksum ").ok_or(StateError::Checksum)?;
-        let (body, tail) = text.split_at(body_end);
-        let saved = tail.strip_prefix("checksum ").and_then(|t| t.strip_suffix('\n'));
-        let saved = saved.and_then(|t| u64::from_str_radix(t, 16).ok());
-        if !body.ends_with('\n') || saved != Some(fnv1a(body.as_bytes())) {
-            return Err(StateError::Checksum);
-        }
-        Parser::new(body).parse()
+        let body = crate::sealed::open(text, MAGIC).map_err(|e| match e {
+            crate::sealed::SealError::Format { .. } => StateError::Magic,
+            crate::sealed::SealError::Checksum => StateError::Checksum,
+        })?;
+        Parser::new(&body).parse()
     }
 }
 

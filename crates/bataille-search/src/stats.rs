@@ -380,9 +380,9 @@ pub struct Stats {
 }
 
 /// The order in which a `max_cycles` cap keeps loops: the canonical id through SplitMix64
-/// ([`crate::plan::splitmix64`]), a bijection of `u64` that spreads any set of ids uniformly.
+/// ([`crate::seed::splitmix64`]), a bijection of `u64` that spreads any set of ids uniformly.
 pub fn cycle_rank(id: u64) -> u64 {
-    crate::plan::splitmix64(id)
+    crate::seed::splitmix64(id)
 }
 
 impl Stats {
@@ -744,7 +744,7 @@ mod tests {
             let mut s = Stats::new(1).keeping_cycles(k);
             // Ids as the engine makes them: FNV-1a hashes of distinct positions.
             for i in 0..n {
-                s.add(&looping(crate::state::fnv1a(&i.to_le_bytes())), &[1, 2]);
+                s.add(&looping(crate::sealed::fnv1a(&i.to_le_bytes())), &[1, 2]);
             }
             if n <= k as u64 {
                 assert!(!s.cycles_dropped);

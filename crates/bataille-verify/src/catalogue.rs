@@ -9,6 +9,7 @@ use bataille_engine::{
     Card, DeckSpec, Game, GameResult, Limits, Method, Methods, NoRandom, Outcome, Position, Tricks,
     aligned, loop_positions, play,
 };
+use bataille_records::published::{self, LoggedGame, PUBLIC_RECORDS};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -789,37 +790,10 @@ fn winner_text(r: &GameResult) -> &'static str {
 /// A published record deal: `(name, method, published tricks, published cards, winner, deal)`.
 type RecordDeal = (&'static str, Method, u64, u64, &'static str, &'static str);
 
-/// The record deals of the public table, as the authors' record files
-/// (github.com/cristal-smac/bataille, `records/`) give them (2025): each with its tricks, cards
-/// played per player and winner.
+/// The article's 32- and 52-card records (1999 and 5506 tricks), superseded in the public table
+/// (`bataille_records::published`) by 2308 and 5610: the earlier deals of the same files.
 #[rustfmt::skip]
-const PUBLIC_RECORDS: &[RecordDeal] = &[
-    ("record-c4-v5-natural", Method::Natural, 453, 562, "first wins", "[1,1,1,2,1,5,3,4,4,5] / [2,3,5,3,4,5,2,3,4,2]"),
-    ("record-c4-v6-natural", Method::Natural, 994, 1190, "first wins", "[3,4,5,4,1,1,6,2,1,1,2,3] / [5,4,4,5,6,6,2,2,6,3,5,3]"),
-    ("record-c4-v7-natural", Method::Natural, 1611, 1880, "first wins", "[1,1,1,1,2,2,2,2,3,6,6,3,6,7] / [4,3,5,4,5,4,5,6,3,7,7,5,4,7]"),
-    ("record-c4-v8-natural", Method::Natural, 2308, 2602, "second wins", "[5,5,1,4,6,1,8,3,6,5,3,7,8,2,2,8] / [7,8,7,6,1,3,4,7,5,1,4,3,2,6,4,2]"),
-    ("record-c4-v9-natural", Method::Natural, 2708, 3024, "first wins", "[3,3,1,3,7,9,1,2,6,3,4,4,6,7,2,2,9,5] / [5,8,7,4,8,5,1,5,8,1,7,2,4,9,8,6,6,9]"),
-    ("record-c4-v10-natural", Method::Natural, 3745, 4120, "first wins", "[7,9,2,1,8,4,3,9,7,9,1,6,4,5,10,5,4,7,6,3] / [2,9,10,2,8,1,10,5,7,6,2,3,8,5,8,1,3,6,4,10]"),
-    ("record-c4-v11-natural", Method::Natural, 4211, 4582, "second wins", "[10,5,11,5,2,3,4,6,10,10,8,8,9,4,5,1,10,5,11,7,8,8] / [4,9,1,7,1,6,2,3,6,3,3,9,2,7,9,2,7,1,11,11,4,6]"),
-    ("record-c4-v12-natural", Method::Natural, 4913, 5346, "first wins", "[8,11,5,8,7,3,11,4,6,7,6,2,12,3,1,5,10,12,2,5,11,6,2,5] / [10,7,9,8,6,3,9,12,9,2,9,4,11,1,1,1,4,4,7,12,8,10,3,10]"),
-    ("record-c4-v13-natural", Method::Natural, 5610, 6038, "first wins", "[7,4,10,12,11,9,8,1,2,6,13,2,6,2,11,6,1,13,1,11,5,12,5,12,4,7] / [9,9,10,7,8,4,9,6,10,10,3,3,5,3,8,13,3,11,7,2,4,12,1,8,5,13]"),
-    ("record-c4-v5-optimized", Method::Optimized, 311, 382, "first wins", "[2,3,5,3,1,4,4,2,4,5] / [5,3,1,1,2,4,2,3,5,1]"),
-    ("record-c4-v6-optimized", Method::Optimized, 620, 736, "first wins", "[5,3,2,2,6,2,4,5,3,6,6,3] / [5,6,4,4,3,1,5,2,1,1,1,4]"),
-    ("record-c4-v7-optimized", Method::Optimized, 2427, 2690, "second wins", "[1,2,2,2,6,5,3,1,1,3,1,4,7,7] / [7,4,5,5,4,4,3,5,6,2,7,6,6,3]"),
-    ("record-c4-v8-optimized", Method::Optimized, 1645, 1858, "second wins", "[5,3,8,6,8,6,1,3,2,1,8,7,7,1,2,1] / [3,5,2,7,6,4,6,3,4,8,5,7,4,4,5,2]"),
-    ("record-c4-v9-optimized", Method::Optimized, 1936, 2154, "second wins", "[1,8,6,5,6,8,2,9,2,4,7,7,7,2,5,1,1,5] / [9,8,6,6,4,3,3,5,2,7,8,3,9,3,9,4,4,1]"),
-    ("record-c4-v10-optimized", Method::Optimized, 2628, 2896, "second wins", "[8,9,3,9,7,2,4,10,8,8,7,6,5,3,3,4,2,10,5,3] / [6,6,6,4,1,7,10,4,8,2,1,9,9,1,10,5,2,5,1,7]"),
-    ("record-c4-v11-optimized", Method::Optimized, 15136, 15642, "second wins", "[3,8,3,10,4,3,9,4,10,1,1,3,4,2,7,7,8,11,6,7,9,6] / [5,11,8,10,5,9,2,5,7,6,2,10,11,1,8,5,11,9,6,4,1,2]"),
-    ("record-c4-v12-optimized", Method::Optimized, 3206, 3472, "first wins", "[2,1,11,7,5,9,6,4,6,9,10,1,3,12,3,4,1,3,4,10,2,12,11,1] / [3,8,8,11,7,5,9,8,7,4,10,9,8,7,5,2,12,5,2,12,6,10,11,6]"),
-    ("record-c4-v13-optimized", Method::Optimized, 4060, 4402, "second wins", "[13,8,13,2,10,13,12,2,3,10,5,6,1,1,6,6,2,11,2,5,12,8,7,9,5,8] / [12,5,4,1,9,11,7,6,1,10,3,9,7,4,11,10,3,8,4,7,12,11,13,3,9,4]"),
-    ("record-c1-v16", Method::Natural, 246, 246, "first wins", "[9,14,11,2,6,3,16,10] / [12,1,13,15,8,7,5,4]"),
-    ("record-c1-v22", Method::Natural, 1391, 1391, "second wins", "[11,4,13,14,16,3,18,21,8,17,15] / [19,10,6,20,12,2,9,5,7,22,1]"),
-    ("record-c1-v24", Method::Natural, 886, 886, "second wins", "[16,8,17,9,6,2,14,19,23,12,3,13] / [22,24,1,21,11,18,4,10,5,15,7,20]"),
-    ("record-c1-v32", Method::Natural, 1810, 1810, "first wins", "[3,9,29,23,11,18,20,2,8,25,22,13,1,32,15,17] / [12,7,26,14,31,21,16,5,27,30,24,6,10,19,28,4]"),
-    ("record-c1-v48", Method::Natural, 4146, 4146, "first wins", "[36,22,16,45,25,48,26,28,20,23,15,33,17,12,42,13,46,27,18,32,19,8,43,6] / [3,14,2,11,10,37,30,38,41,1,39,34,21,40,29,47,5,24,4,31,44,7,35,9]"),
-    ("record-c1-v64", Method::Natural, 7568, 7568, "second wins", "[7,52,62,59,39,8,33,41,63,57,34,36,43,20,12,27,9,38,45,40,50,53,10,49,61,31,46,21,58,19,5,30] / [22,29,4,54,32,23,35,44,48,60,14,47,25,55,24,42,26,11,18,13,15,1,6,2,56,64,37,51,17,16,3,28]"),
-    // The article's 32- and 52-card records (1999 and 5506 tricks), superseded in the table
-    // by 2308 and 5610: the earlier deals of the same files.
+const ARTICLE_RECORDS: &[RecordDeal] = &[
     ("article-record-32-natural", Method::Natural, 1999, 2268, "second wins", "[1,1,1,2,2,6,2,4,7,3,8,3,8,7,2,6] / [3,8,3,8,7,6,6,7,5,5,1,4,5,5,4,4]"),
     ("article-record-52-natural", Method::Natural, 5506, 5942, "second wins", "[1,7,7,8,1,1,9,13,1,7,3,6,10,10,2,11,9,8,12,2,7,12,2,4,4,5] / [3,6,6,8,2,10,4,9,11,13,8,3,6,3,12,13,12,5,10,13,5,4,11,5,11,9]"),
 ];
@@ -841,23 +815,8 @@ const PUBLIC_MAXIMA: &[MaximumDeal] = &[
 ];
 
 /// Where the program that found most of the table's records keeps its run logs.
-const EXPLORER_LOGS: &str =
+const LOGS_SOURCE: &str =
     "C++ explorer's run logs (github.com/legrosbuffle/bataille_cpp, results/)";
-
-/// Longer optimized games than the table's, in the logs of the explorer that found most of the
-/// table's records: `(name, tricks, deals the run had played when it logged the game, deal)`.
-/// The logs give tricks only.
-#[rustfmt::skip]
-const LOGGED_OPTIMIZED: &[(&str, u64, u64, &str)] = &[
-    ("log-c4-v6-optimized", 640, 746_586_112, "[6,5,3,6,1,1,4,4,2,5,1,1] / [5,6,4,3,2,2,4,2,6,3,3,5]"),
-    ("log-c4-v7-optimized", 2505, 13_109_297_152, "[5,1,2,4,6,6,1,5,7,4,1,7,2,3] / [5,2,7,6,4,1,5,3,2,4,7,3,6,3]"),
-    ("log-c4-v8-optimized", 1757, 38_647_365_632, "[2,8,8,5,6,4,1,5,1,6,4,6,2,1,7,8] / [8,1,4,2,2,3,5,5,7,7,3,7,3,3,4,6]"),
-    ("log-c4-v9-optimized", 2209, 14_494_466_048, "[7,3,7,4,8,5,6,2,9,1,3,8,5,1,6,6,9,4] / [4,9,2,5,8,4,6,2,5,7,8,9,2,1,1,3,3,7]"),
-    ("log-c4-v10-optimized", 2742, 9_828_302_848, "[5,6,5,10,2,2,8,8,1,9,4,5,1,4,2,1,4,7,9,1] / [3,7,3,3,10,6,2,4,8,3,7,8,6,10,9,7,6,9,5,10]"),
-    ("log-c4-v11-optimized", 15801, 1_308_622_848, "[2,6,2,5,2,7,10,10,11,10,4,1,6,4,10,9,5,3,7,8,8,1] / [11,3,11,8,4,2,6,4,7,6,11,1,8,1,7,9,5,9,3,9,3,5]"),
-    ("log-c4-v12-optimized", 4160, 3_263_168_512, "[3,10,5,7,4,6,6,9,1,1,2,4,2,7,3,12,6,5,8,8,3,7,12,11] / [9,10,12,12,10,9,11,5,3,4,8,1,10,11,7,5,4,9,2,6,2,11,8,1]"),
-    ("log-c4-v13-optimized", 5174, 4_318_035_968, "[3,13,8,4,8,2,6,9,1,9,2,1,10,11,1,11,7,1,3,8,2,11,9,5,4,7] / [13,10,3,13,5,6,7,6,5,6,12,13,10,9,4,5,12,8,7,10,11,3,2,12,12,4]"),
-];
 
 fn length_text(r: &GameResult) -> String {
     if r.outcome.is_finished() {
@@ -868,7 +827,9 @@ fn length_text(r: &GameResult) -> String {
 }
 
 fn records(out: &mut Vec<Claim>) {
-    for &(name, m, tricks, cards, winner, deal) in PUBLIC_RECORDS {
+    let table =
+        PUBLIC_RECORDS.iter().map(|r| (r.id, r.method, r.tricks, r.cards, r.winner, r.deal));
+    for (name, m, tricks, cards, winner, deal) in table.chain(ARTICLE_RECORDS.iter().copied()) {
         let r = run(&pos(deal), Methods::both(m));
         out.push(
             claim(name, RECORD_FILES, format!("{deal} ({m}) is a finished game of this length"))
@@ -879,14 +840,14 @@ fn records(out: &mut Vec<Claim>) {
                 )),
         );
     }
-    for &(name, tricks, deals, deal) in LOGGED_OPTIMIZED {
+    for &LoggedGame { id: name, tricks, deals, deal, .. } in published::EXPLORER_LOGS {
         let r = run(&pos(deal), OPTIMIZED);
         let computed =
             if r.outcome.is_finished() { format!("{} tricks", r.tricks) } else { ending_text(&r) };
         out.push(
             claim(
                 name,
-                EXPLORER_LOGS,
+                LOGS_SOURCE,
                 format!(
                     "{deal} (optimized) is a finished game of this length, longer than the table's"
                 ),

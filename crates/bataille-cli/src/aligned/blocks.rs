@@ -1,4 +1,4 @@
-//! `bataille aligned blocks`: every aligned cycle on 2n cards (see `bataille_search::blocks`),
+//! `bataille aligned blocks`: every aligned cycle on 2n cards (see `bataille_cycles::blocks`),
 //! written as a CSV catalogue, with checkpoints; and the catalogue's rows read back for
 //! `bataille aligned cover`.
 
@@ -9,10 +9,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use bataille_cycles::blocks::{self, BlocksSpec, BlocksState, CATALOGUE_HEADER, CatalogueRow};
 use bataille_engine::aligned::check;
 use bataille_engine::{Card, Limits, Method, Methods, NoRandom, Outcome, Position, play};
 use bataille_search::Shard;
-use bataille_search::blocks::{self, BlockCycle, BlocksSpec, BlocksState};
 use clap::Args;
 
 use crate::output::{prepare_outputs, write_atomic};
@@ -79,10 +79,6 @@ fn merge_states(paths: &[PathBuf], spec: BlocksSpec) -> Result<BlocksState> {
     Ok(BlocksState::merge(&parts)?)
 }
 
-/// The CSV header of a catalogue.
-pub(crate) const HEADER: &str = "cards,half,values,pattern,position,period_rounds,period_tricks,\
-phases,cycle_id,self_twin,square_is_swap,splits";
-
 /// Process CPU time (user + system), in seconds.
 pub(crate) fn cpu_seconds() -> f64 {
     // SAFETY: getrusage only writes the struct it is given.
@@ -136,20 +132,19 @@ pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
         write_atomic(path, state.to_text().as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    blocks::run(&mut state, args.threads, args.batch, stop, &mut |s| {
-        eprintln!(
-            "blocks {} cards: {}/{total} units, {} cycles of rounds, {:.0} s",
-            spec.cards(),
-            s.done,
-            s.cycles.len(),
-            started.elapsed().as_secs_f64()
-        );
+    let pool = blocks::pool(args.threads)?;
+    let progress = crate::output::progress::UnitsProgress::new("aligned blocks", total);
+    let from = state.done;
+    blocks::run(&mut state, &pool, args.batch, stop, &mut |s| {
+        let what = format!("{} cycles of rounds, {} nodes", s.cycles.len(), s.nodes);
+        progress.update(s.done, from, total, &what);
         if let Some(path) = &args.checkpoint
             && let Err(e) = write_atomic(path, s.to_text().as_bytes())
         {
             save_error.get_or_insert(e);
         }
-    })?;
+    });
+    progress.finish();
     if let Some(e) = save_error {
         bail!("cannot write the checkpoint: {e}");
     }
@@ -174,9 +169,9 @@ pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
             replay_failures += 1;
         }
     }
-    let mut text = format!("{HEADER}\n");
+    let mut text = format!("{CATALOGUE_HEADER}\n");
     for c in &rows {
-        text.push_str(&row(c));
+        text.push_str(&blocks::catalogue_row(c));
         text.push('\n');
     }
     match &args.out {
@@ -212,30 +207,6 @@ pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(crate::output::stop::EXIT_INTERRUPTED)
     })
-}
-
-fn list(cards: &[Card]) -> String {
-    cards.iter().map(Card::to_string).collect::<Vec<_>>().join(",")
-}
-
-/// One catalogue line.
-fn row(c: &BlockCycle) -> String {
-    let splits = blocks::splits(&c.first, &c.second);
-    format!(
-        "{},{},{},\"{}\",\"{}\",{},{},{},{:016x},{},{},\"{}\"",
-        2 * c.half(),
-        c.half(),
-        c.pattern.len(),
-        list(&c.pattern),
-        c.position(),
-        c.period_rounds,
-        c.period_tricks,
-        c.phases,
-        c.cycle_id,
-        c.self_twin,
-        c.square_is_swap,
-        splits.iter().map(usize::to_string).collect::<Vec<_>>().join(";")
-    )
 }
 
 /// Flags of `bataille aligned cover`.
@@ -308,7 +279,9 @@ pub(crate) fn run_cover(args: CoverArgs) -> Result<ExitCode> {
                         .iter()
                         .map(|p| {
                             let b = &blocks[p.block];
-                            format!("{} as {}", b.compact(), list(&p.values))
+                            let values: Vec<String> =
+                                p.values.iter().map(Card::to_string).collect();
+                            format!("{} as {}", b.compact(), values.join(","))
                         })
                         .collect();
                     println!(
@@ -323,14 +296,7 @@ pub(crate) fn run_cover(args: CoverArgs) -> Result<ExitCode> {
     Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(crate::EXIT_FINDING) })
 }
 
-/// A catalogue row read back: its position and whether it is prime.
-#[derive(Debug, Clone)]
-pub(crate) struct CatalogueRow {
-    pub(crate) position: Position,
-    pub(crate) prime: bool,
-}
-
-/// Reads every `*.csv` catalogue in `dir`.
+/// Reads every `blocks-*.csv` catalogue in `dir`.
 pub(crate) fn read_catalogue(dir: &Path) -> Result<Vec<CatalogueRow>> {
     let mut files: Vec<PathBuf> = fs::read_dir(dir)
         .with_context(|| format!("cannot read the catalogue directory {}", dir.display()))?
@@ -343,20 +309,12 @@ pub(crate) fn read_catalogue(dir: &Path) -> Result<Vec<CatalogueRow>> {
     files.sort();
     let mut rows = Vec::new();
     for path in files {
-        let mut r = csv::Reader::from_path(&path)
+        let text = crate::output::read_bounded(&path, crate::output::MAX_RECORDS_BYTES)?
             .with_context(|| format!("cannot read {}", path.display()))?;
-        let headers = r.headers()?.clone();
-        let col = |name: &str| headers.iter().position(|h| h == name);
-        let (Some(pos), Some(splits)) = (col("position"), col("splits")) else {
-            bail!("{} is not a blocks catalogue (no position or splits column)", path.display());
-        };
-        for rec in r.records() {
-            let rec = rec.with_context(|| format!("cannot read {}", path.display()))?;
-            let position: Position = rec[pos]
-                .parse()
-                .with_context(|| format!("{}: bad position {:?}", path.display(), &rec[pos]))?;
-            rows.push(CatalogueRow { position, prime: rec[splits].is_empty() });
-        }
+        rows.extend(
+            blocks::read_catalogue(&text)
+                .with_context(|| format!("cannot read {}", path.display()))?,
+        );
     }
     Ok(rows)
 }

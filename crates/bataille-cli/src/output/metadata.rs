@@ -15,7 +15,7 @@ use std::process::Command;
 use std::time::SystemTime;
 
 use anyhow::{Context, Result, anyhow};
-use bataille_search::records::{RecordRow, RecordsFileError, parse_records, write_records};
+use bataille_records::row::{RecordRow, RecordsFileError, parse_records, write_records};
 
 use crate::checks::cores;
 use crate::output::{MAX_RECORDS_BYTES, check_appendable, read_bounded};

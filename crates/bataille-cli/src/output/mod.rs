@@ -6,7 +6,7 @@
 //! - [`files`]: atomic writes, [`OutputFiles`], [`prepare_outputs`], bounded reads;
 //! - [`metadata`]: [`command_line`] (no absolute path of this machine), [`commit`],
 //!   [`machine`], [`utc_now`], the records file ([`read_records`], [`check_records_file`],
-//!   [`append_records`]; its rows are typed and parsed in `bataille_search::records`);
+//!   [`append_records`]; its rows are typed and parsed in `bataille_records::row`);
 //! - [`progress`]: the progress displays of `explore` / `hunt` / `bmn explore` and of
 //!   `records search`, finished before the final report is printed;
 //! - [`stop`]: the stop request set by Ctrl-C or SIGTERM, and the exit code of an interrupted

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use bataille_search::records::{SearchProgress, SearchState};
+use bataille_records::search::{SearchProgress, SearchState};
 use bataille_search::{Progress, State};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 

@@ -462,7 +462,7 @@ fn capped_states_that_contradict_themselves_are_refused() {
     assert!(text.contains("\ncycles-dropped\n"), "the test needs a dropped loop");
     let reseal = |t: &str| {
         let body = &t[..t.rfind("checksum ").unwrap()];
-        format!("{body}checksum {:016x}\n", crate::state::fnv1a(body.as_bytes()))
+        format!("{body}checksum {:016x}\n", crate::sealed::fnv1a(body.as_bytes()))
     };
     let refused = |t: String, needle: &str| {
         let err = State::decode(&reseal(&t)).unwrap_err().to_string();

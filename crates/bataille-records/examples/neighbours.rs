@@ -3,10 +3,10 @@
 //! (one move of `records::mutate`): how many neighbours give the same game length, and how many
 //! a longer one, against the chance that a random deal reaches 600 tricks.
 //!
-//! `cargo run --release -p bataille-search --example neighbours`
+//! `cargo run --release -p bataille-records --example neighbours`
 
 use bataille_engine::{DeckSpec, Method, Methods};
-use bataille_search::records::{mutate, replay};
+use bataille_records::search::{mutate, replay};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;

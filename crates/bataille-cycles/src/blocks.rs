@@ -38,7 +38,7 @@
 //!
 //! The units of the outcome search are the outcomes of round 1 at the first six indices (fewer
 //! when n < 6), in base 3, in a fixed order. [`run`] searches the units of a [`Shard`] in that
-//! order, in parallel batches on a rayon pool, and hands a [`BlocksState`] (units done, cycles
+//! order, in parallel batches on the search harness's pool, and hands a [`BlocksState`] (units done, cycles
 //! found, counters) to a callback after each batch: the caller saves it as a checkpoint
 //! ([`BlocksState::to_text`], checksummed) and a run resumed from it continues where it stopped.
 //! The state and the catalogue depend only on the units done, never on the thread count or the
@@ -49,10 +49,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use bataille_engine::aligned::round_natural;
 use bataille_engine::{Card, Limits, Method, Methods, NoRandom, Outcome, Position, aligned, play};
-use rayon::prelude::*;
-
-use crate::plan::Shard;
-use crate::state::fnv1a;
+use bataille_search::Shard;
+use bataille_search::arrangement::next_arrangement;
+use bataille_search::pool::{Pool, PoolError};
+use bataille_search::sealed;
 
 /// The largest n (cards per hand) searched.
 pub const MAX_HALF: usize = 16;
@@ -129,7 +129,7 @@ impl BlocksSpec {
 /// lexicographic order.
 ///
 /// ```
-/// use bataille_search::blocks::patterns;
+/// use bataille_cycles::blocks::patterns;
 /// assert_eq!(patterns(4, 4), vec![vec![1, 1, 1, 1], vec![1, 1, 2], vec![1, 2, 1], vec![1, 3],
 ///     vec![2, 1, 1], vec![2, 2], vec![3, 1], vec![4]]);
 /// assert_eq!(patterns(20, 4).len(), 283_953);
@@ -516,7 +516,7 @@ impl Walk {
 /// each once, by the pruned depth-first search (see the module docs).
 ///
 /// ```
-/// use bataille_search::blocks::search_pattern;
+/// use bataille_cycles::blocks::search_pattern;
 /// // The C=4 V=4 deck: the article's four aligned cycles.
 /// let r = search_pattern(&[4, 4, 4, 4], 100);
 /// assert_eq!(r.cycles.len(), 4);
@@ -610,7 +610,7 @@ pub fn brute_force(pattern: &[u8]) -> Vec<BlockCycle> {
         {
             on_cycles.push((p, a, c.id.0));
         }
-        if !crate::arrangement::next_arrangement(&mut cards) {
+        if !next_arrangement(&mut cards) {
             break;
         }
     }
@@ -759,9 +759,7 @@ impl BlocksState {
                 u8::from(c.square_is_swap)
             );
         }
-        let sum = fnv1a(s.as_bytes());
-        let _ = writeln!(s, "checksum {sum:016x}");
-        s
+        sealed::seal(&s)
     }
 
     /// Reads [`BlocksState::to_text`]'s form and checks it belongs to `spec` and `shard`.
@@ -770,18 +768,14 @@ impl BlocksState {
         spec: BlocksSpec,
         shard: Shard,
     ) -> Result<BlocksState, BlocksStateError> {
-        if !text.starts_with(MAGIC) {
-            return Err(BlocksStateError::Magic);
-        }
-        let body_end = text.rfind("checksum ").ok_or(BlocksStateError::Checksum)?;
-        let saved = text[body_end..].strip_prefix("checksum ").and_then(|t| t.strip_suffix('\n'));
-        if saved != Some(format!("{:016x}", fnv1a(&text.as_bytes()[..body_end])).as_str()) {
-            return Err(BlocksStateError::Checksum);
-        }
+        let body = sealed::open(text, MAGIC).map_err(|e| match e {
+            sealed::SealError::Format { .. } => BlocksStateError::Magic,
+            sealed::SealError::Checksum => BlocksStateError::Checksum,
+        })?;
         let mut state = BlocksState::new(spec, shard);
         let expected = BlocksState { cycles: Vec::new(), ..state.clone() }.to_text();
         let header: Vec<&str> = expected.lines().take(3).collect();
-        let lines: Vec<&str> = text[..body_end].lines().collect();
+        let lines: Vec<&str> = body.lines().collect();
         if lines.len() < 5 || lines[..3] != header[..] {
             let got = lines.get(1..3).map(|l| l.join(", ")).unwrap_or_default();
             return Err(BlocksStateError::OtherRun(format!(
@@ -939,33 +933,34 @@ fn pending(state: &BlocksState) -> Vec<u64> {
         .collect()
 }
 
-/// Searches the pending units of `state` in order, `batch` units at a time in parallel on a
-/// rayon pool of `threads` threads (0: one per core), calling `checkpoint` with the state after
-/// each batch. Stops early, after the batch under way, when `stop` is set. The result depends
-/// only on the units done.
+/// Searches the pending units of `state` in order, `batch` units at a time in parallel on
+/// `pool` (made by [`pool`]), calling `checkpoint` with the state after each batch. Stops
+/// early, after the batch under way, when `stop` is set. The result depends only on the units
+/// done.
 pub fn run(
     state: &mut BlocksState,
-    threads: usize,
+    pool: &Pool,
     batch: usize,
     stop: &AtomicBool,
     checkpoint: &mut dyn FnMut(&BlocksState),
-) -> Result<(), rayon::ThreadPoolBuildError> {
-    // The search recurses once per index and round followed: give it room.
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).stack_size(64 << 20).build()?;
+) {
     let pending = pending(state);
     let spec = state.spec;
     for chunk in pending.chunks(batch.max(1)) {
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let results: Vec<PatternResult> =
-            pool.install(|| chunk.par_iter().map(|&u| search_unit(spec, u)).collect());
-        for r in results {
+        for r in pool.map_prefix(chunk, |u| Some(search_unit(spec, u))) {
             state.add(r);
         }
         checkpoint(state);
     }
-    Ok(())
+}
+
+/// A pool for [`run`] of `threads` workers (0: one per core), with the deep stacks the search
+/// recurses into (once per index and round followed).
+pub fn pool(threads: usize) -> Result<Pool, PoolError> {
+    Pool::with_stack(threads, 64 << 20)
 }
 
 /// Whether `first` / `second` comes back to itself under the round map (it lies on an aligned
@@ -1023,6 +1018,79 @@ pub fn run_sequential(state: &mut BlocksState) {
 /// ([`by_loop`]), in order of pattern then canonical position.
 pub fn catalogue(cycles: &[BlockCycle]) -> Vec<BlockCycle> {
     by_loop(cycles.to_vec())
+}
+
+/// The header of a catalogue file (`results/aligned-blocks/blocks-2N.csv`).
+pub const CATALOGUE_HEADER: &str = "cards,half,values,pattern,position,period_rounds,\
+period_tricks,phases,cycle_id,self_twin,square_is_swap,splits";
+
+/// One catalogue line (without its line end), in the columns of [`CATALOGUE_HEADER`].
+pub fn catalogue_row(c: &BlockCycle) -> String {
+    let list = |cards: &[Card]| cards.iter().map(Card::to_string).collect::<Vec<_>>().join(",");
+    let splits = splits(&c.first, &c.second);
+    format!(
+        "{},{},{},\"{}\",\"{}\",{},{},{},{:016x},{},{},\"{}\"",
+        2 * c.half(),
+        c.half(),
+        c.pattern.len(),
+        list(&c.pattern),
+        c.position(),
+        c.period_rounds,
+        c.period_tricks,
+        c.phases,
+        c.cycle_id,
+        c.self_twin,
+        c.square_is_swap,
+        splits.iter().map(usize::to_string).collect::<Vec<_>>().join(";")
+    )
+}
+
+/// A catalogue row read back: its position and whether it is prime (no split).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogueRow {
+    /// The block's canonical position.
+    pub position: Position,
+    /// Whether it is prime: not two smaller blocks laid end to end.
+    pub prime: bool,
+}
+
+/// Why a catalogue file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CatalogueError {
+    /// Not a catalogue: no position or splits column.
+    #[error("not a blocks catalogue (no position or splits column)")]
+    Columns,
+    /// A line that is not CSV, or a position that cannot be read.
+    #[error("line {line}: {why}")]
+    Line {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+/// The rows of a catalogue file's text.
+pub fn read_catalogue(text: &str) -> Result<Vec<CatalogueRow>, CatalogueError> {
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let headers = r.headers().map_err(|e| CatalogueError::Line { line: 1, why: e.to_string() })?;
+    let col = |name: &str| headers.iter().position(|h| h == name);
+    let (Some(pos), Some(splits)) = (col("position"), col("splits")) else {
+        return Err(CatalogueError::Columns);
+    };
+    let mut rows = Vec::new();
+    for (i, rec) in r.records().enumerate() {
+        let line = i + 2;
+        let rec = rec.map_err(|e| CatalogueError::Line { line, why: e.to_string() })?;
+        let (Some(p), Some(s)) = (rec.get(pos), rec.get(splits)) else {
+            return Err(CatalogueError::Line { line, why: "missing columns".into() });
+        };
+        let position: Position = p
+            .parse()
+            .map_err(|_| CatalogueError::Line { line, why: format!("bad position {p:?}") })?;
+        rows.push(CatalogueRow { position, prime: s.is_empty() });
+    }
+    Ok(rows)
 }
 
 mod symbolic;

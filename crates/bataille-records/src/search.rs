@@ -31,14 +31,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bataille_engine::{DeckSpec, Game, Limits, Methods, Outcome, Scratch, play_deterministic};
+use bataille_search::pool::Pool;
+use bataille_search::sealed;
+use bataille_search::seed::splitmix64;
+use bataille_search::stats::Measure;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use rayon::prelude::*;
-
-use crate::plan::splitmix64;
-use crate::state::fnv1a;
-use crate::stats::Measure;
 
 /// Distinct loops a chain remembers (further ones are counted, not kept).
 pub const MAX_CYCLES_PER_CHAIN: usize = 256;
@@ -618,28 +617,18 @@ impl SearchState {
                 );
             }
         }
-        let sum = fnv1a(s.as_bytes());
-        let _ = writeln!(s, "checksum {sum:016x}");
-        s
+        sealed::seal(&s)
     }
 
     /// Reads the text form and checks that it belongs to `cfg`.
     pub fn decode(text: &str, cfg: &Config) -> Result<SearchState, RecordsError> {
         let bad = |what: &str| RecordsError::Corrupt(what.to_string());
-        let body_end = text.rfind("checksum ").ok_or_else(|| bad("no checksum line"))?;
-        let (body, tail) = text.split_at(body_end);
-        let saved = tail
-            .strip_prefix("checksum ")
-            .and_then(|t| t.strip_suffix('\n'))
-            .and_then(|t| u64::from_str_radix(t, 16).ok())
-            .ok_or_else(|| bad("bad checksum line"))?;
-        if saved != fnv1a(body.as_bytes()) {
-            return Err(bad("its checksum does not match its content"));
-        }
+        let body = sealed::open(text, MAGIC).map_err(|e| match e {
+            sealed::SealError::Format { .. } => bad("not a record-search state file"),
+            sealed::SealError::Checksum => bad("its checksum does not match its content"),
+        })?;
         let mut lines = body.lines();
-        if lines.next() != Some(MAGIC) {
-            return Err(bad("not a record-search state file"));
-        }
+        lines.next();
         let key = lines.next().and_then(|l| l.strip_prefix("key ")).ok_or_else(|| bad("no key"))?;
         if key != cfg.key() {
             return Err(RecordsError::Mismatch(format!("saved {key:?}, asked {:?}", cfg.key())));
@@ -723,7 +712,7 @@ impl SearchState {
 }
 
 /// Runs the search from `resume` (or from the start) until the budget is spent or `stop` is
-/// set. The chains run on a rayon pool of `options.threads`; the results do not depend on it.
+/// set. The chains run on a pool of `options.threads` workers; the results do not depend on it.
 pub fn search(
     cfg: &Config,
     budget: Budget,
@@ -744,10 +733,8 @@ pub fn search(
         Some(s) => s,
         None => SearchState::new(cfg),
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
-        .build()
-        .map_err(|e| RecordsError::Threads { threads: options.threads, message: e.to_string() })?;
+    let pool = Pool::new(options.threads)
+        .map_err(|e| RecordsError::Threads { threads: e.threads, message: e.message })?;
     let k = cfg.chains as u64;
     let before = state.iterations();
     // The target of each chain for an iteration budget (of the whole search).
@@ -785,13 +772,11 @@ pub fn search(
         let round_start = Instant::now();
         let goals: Vec<u64> = state.chains.iter().map(goal).collect();
         buffers.resize_with(state.chains.len(), Buffers::default);
-        pool.install(|| {
-            state.chains.par_iter_mut().zip(buffers.par_iter_mut()).with_max_len(1).for_each(
-                |(c, b)| {
-                    let until = goals[c.index];
-                    c.run(cfg, until, b);
-                },
-            );
+        let mut work: Vec<(&mut Chain, &mut Buffers)> =
+            state.chains.iter_mut().zip(buffers.iter_mut()).collect();
+        pool.for_each_mut(&mut work, |(c, b)| {
+            let until = goals[c.index];
+            c.run(cfg, until, b);
         });
         // Aim for rounds of about a second.
         let secs = round_start.elapsed().as_secs_f64();
@@ -841,11 +826,62 @@ pub fn search_sequential(cfg: &Config, iterations: u64) -> Result<SearchResult, 
     Ok(state.result())
 }
 
-mod row;
+impl SearchResult {
+    /// A deal of the search as a position: the first ⌊N/2⌋ cards to the first player.
+    pub fn position(spec: DeckSpec, deal: &[u8]) -> bataille_engine::Position {
+        let half = spec.cards() / 2;
+        bataille_engine::Position::new(deal[..half].to_vec(), deal[half..].to_vec())
+            .expect("a deal of a valid deck")
+    }
+
+    /// `best.csv`: the longest games by each measure, with the chain and iteration that found
+    /// them.
+    pub fn best_csv(&self, spec: DeckSpec) -> Vec<u8> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut write = || -> csv::Result<()> {
+            w.write_record(["measure", "rank", "tricks", "cards", "chain", "iteration", "deal"])?;
+            for (m, list) in [(Measure::Tricks, &self.by_tricks), (Measure::Cards, &self.by_cards)]
+            {
+                for (i, f) in list.iter().enumerate() {
+                    w.write_record([
+                        m.name().to_string(),
+                        (i + 1).to_string(),
+                        f.tricks.to_string(),
+                        f.cards.to_string(),
+                        f.chain.to_string(),
+                        f.iteration.to_string(),
+                        SearchResult::position(spec, &f.deal).to_string(),
+                    ])?;
+                }
+            }
+            w.flush()?;
+            Ok(())
+        };
+        write().expect("writing to memory does not fail");
+        w.into_inner().expect("writing to memory does not fail")
+    }
+
+    /// `cycles.csv`: the loops met, one example deal each.
+    pub fn cycles_csv(&self, spec: DeckSpec) -> Vec<u8> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut write = || -> csv::Result<()> {
+            w.write_record(["cycle_id", "period_tricks", "period_cards", "tail_tricks", "deal"])?;
+            for c in &self.cycles {
+                w.write_record([
+                    format!("{:016x}", c.id),
+                    c.period_tricks.to_string(),
+                    c.period_cards.to_string(),
+                    c.tail_tricks.to_string(),
+                    SearchResult::position(spec, &c.deal).to_string(),
+                ])?;
+            }
+            w.flush()?;
+            Ok(())
+        };
+        write().expect("writing to memory does not fail");
+        w.into_inner().expect("writing to memory does not fail")
+    }
+}
+
 #[cfg(test)]
 mod tests;
-
-pub use row::{
-    FieldError, FoundBy, RECORD_COLUMNS, RecordMismatch, RecordRow, RecordsFileError, check_row,
-    parse_records, write_records,
-};

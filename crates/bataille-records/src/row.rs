@@ -8,9 +8,10 @@ use bataille_engine::{
     DeckSpec, MethodError, Methods, Outcome, Position, PositionError, SpecError,
 };
 
-use super::replay;
-use crate::plan::quoted;
-use crate::stats::{Measure, MeasureError};
+use bataille_engine::position::quoted;
+use bataille_search::stats::{Measure, MeasureError};
+
+use crate::search::replay;
 
 /// The columns of the records file, in order.
 pub const RECORD_COLUMNS: [&str; 12] = [

@@ -74,12 +74,12 @@ fn states_are_the_same_whatever_the_threads_and_batches() {
     for (threads, batch) in [(1, 1), (2, 7), (3, 1000)] {
         let mut st = BlocksState::new(spec, Shard::WHOLE);
         let mut saves = Vec::new();
-        run(&mut st, threads, batch, &stop, &mut |s| saves.push(s.to_text())).unwrap();
+        run(&mut st, &pool(threads).unwrap(), batch, &stop, &mut |s| saves.push(s.to_text()));
         assert_eq!(st, seq, "threads {threads} batch {batch}");
         // Resuming from any checkpoint ends in the same state.
         let mid = &saves[saves.len() / 2];
         let mut resumed = BlocksState::from_text(mid, spec, Shard::WHOLE).unwrap();
-        run(&mut resumed, threads, batch, &stop, &mut |_| {}).unwrap();
+        run(&mut resumed, &pool(threads).unwrap(), batch, &stop, &mut |_| {});
         assert_eq!(resumed.to_text(), seq.to_text());
     }
     assert!(!seq.cycles.is_empty());

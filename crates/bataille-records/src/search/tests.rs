@@ -4,6 +4,9 @@ use bataille_engine::{Method, Position};
 use proptest::prelude::*;
 
 use super::*;
+use crate::row::{
+    FoundBy, RecordMismatch, RecordRow, RecordsFileError, check_row, parse_records, write_records,
+};
 
 fn cfg(c: usize, v: usize, method: Method, measure: Measure, seed: u64, chains: usize) -> Config {
     Config {
