@@ -41,12 +41,17 @@ enum CyclesCommand {
     /// The positions that reach POSITION (or its loop, if it lies on one), by playing
     /// backwards: counts by depth, the deepest, and the deals among them with their tails.
     Ancestors(AncestorsArgs),
+    /// Hunt loops among positions of every split: seeded random positions (uniform, as runs of
+    /// piles, or built from known loops), played until they end or loop, every loop kept with
+    /// the positions that reach it. The same files, checkpoints, shards and merge as `hunt`.
+    Hunt(HuntArgs),
 }
 
 pub(crate) fn run(args: CyclesArgs) -> Result<ExitCode> {
     match args.command {
         CyclesCommand::Census(a) => run_census(a),
         CyclesCommand::Ancestors(a) => run_ancestors(a),
+        CyclesCommand::Hunt(a) => run_hunt(a),
     }
 }
 
@@ -462,4 +467,77 @@ fn ancestors_report(t: &Tree, args: &AncestorsArgs, methods: Methods, secs: f64)
     }
     let _ = writeln!(s, "time:      {secs:.2} s");
     s
+}
+
+/// How `cycles hunt` draws its positions (see `bataille_cycles::hunt::Sampler`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum SamplerName {
+    /// Every position of every split equally likely.
+    Uniform,
+    /// A uniform position with each hand made a run of piles (the shape of positions on a
+    /// loop).
+    Piles,
+    /// Known loops of smaller decks (--seeds) with the missing cards inserted at random places.
+    Insert,
+    /// Positions of the same deck (--seeds) one to four local moves away.
+    Mutate,
+}
+
+/// Flags of `bataille cycles hunt`.
+#[derive(Debug, Args)]
+pub(crate) struct HuntArgs {
+    #[command(flatten)]
+    deck: crate::args::DeckArgs,
+    /// How positions are drawn.
+    #[arg(long, value_enum, default_value = "uniform")]
+    sampler: SamplerName,
+    /// The seed positions of `insert` and `mutate`: one position per line, or a CSV file with
+    /// a position, deal or example_deal column (a census's or a hunt's cycles.csv).
+    #[arg(long, value_name = "FILE")]
+    seeds: Option<PathBuf>,
+    /// Keep at most this many positions per loop (the smallest).
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    keep: usize,
+    #[command(flatten)]
+    run: crate::args::RunArgs,
+}
+
+fn run_hunt(args: HuntArgs) -> Result<ExitCode> {
+    use bataille_cycles::hunt::{PositionHunt, Sampler, read_seeds, write_seeds};
+    let (spec, methods) = args.deck.validate()?;
+    if args.run.exhaustive {
+        bail!(
+            "cycles hunt draws positions at random (--random N): every position of a deck is \
+             the census's work (`bataille cycles census`)"
+        );
+    }
+    if args.keep == 0 {
+        bail!("--keep must be at least 1 position per loop, got 0");
+    }
+    let seeds = match (&args.seeds, args.sampler) {
+        (Some(path), SamplerName::Insert | SamplerName::Mutate) => {
+            let text = read_bounded(path, crate::output::MAX_RECORDS_BYTES)?
+                .with_context(|| format!("cannot read {}: it does not exist", path.display()))?;
+            read_seeds(&text)
+                .with_context(|| format!("cannot read the seeds {}", path.display()))?
+        }
+        (Some(_), _) => bail!("--seeds is for the insert and mutate samplers"),
+        (None, SamplerName::Insert | SamplerName::Mutate) => {
+            bail!("the {:?} sampler needs --seeds FILE", args.sampler)
+        }
+        (None, _) => Vec::new(),
+    };
+    let sampler = match args.sampler {
+        SamplerName::Uniform => Sampler::Uniform,
+        SamplerName::Piles => Sampler::Piles,
+        SamplerName::Insert => Sampler::Insert(seeds.clone()),
+        SamplerName::Mutate => Sampler::Mutate(seeds.clone()),
+    };
+    let game = PositionHunt::new(spec, methods, sampler)?;
+    let mut config =
+        crate::search::RunConfig::new(&game, &args.run, args.keep)?.named("cycles hunt");
+    if !seeds.is_empty() {
+        config = config.with_file("seeds.txt", write_seeds(&seeds).into_bytes());
+    }
+    crate::search::run_search(&game, &config, None)
 }

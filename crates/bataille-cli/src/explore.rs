@@ -28,6 +28,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use bataille_cycles::hunt::PositionHunt;
 use bataille_engine::{DeckSpec, Limits, Methods};
 use bataille_records::row::{FoundBy, RecordRow, check_row};
 use bataille_search::bmn::Bmn;
@@ -166,6 +167,21 @@ pub(crate) fn merge(args: MergeArgs) -> Result<ExitCode> {
         merge_game(&game, &state, &args, started)
     } else if let Some(game) = Bmn::from_identity(&identity) {
         merge_game(&game, &state, &args, started)
+    } else if identity.starts_with("positions ") {
+        // A position hunt: its seeds are in each part's seeds.txt (the identity names them).
+        let seeds = match crate::output::read_bounded(
+            &args.parts[0].join("seeds.txt"),
+            crate::output::MAX_RECORDS_BYTES,
+        )? {
+            Some(text) => bataille_cycles::hunt::read_seeds(&text).with_context(|| {
+                format!("cannot read {}", args.parts[0].join("seeds.txt").display())
+            })?,
+            None => Vec::new(),
+        };
+        let game = PositionHunt::from_identity(&identity, &seeds).with_context(|| {
+            format!("the parts' seeds.txt are not the seeds of {}", crate::checks::shown(&identity))
+        })?;
+        merge_game(&game, &state, &args, started)
     } else {
         bail!("unknown game {} in the state files", crate::checks::shown(&identity))
     }
@@ -214,6 +230,12 @@ fn merge_game<G: DealGame>(
         bail!("the state files do not describe a run of {}", state.key.game);
     }
     let (mut files, summary) = results(&args.out, game, &plan, state)?;
+    if let Ok(Some(seeds)) = crate::output::read_bounded(
+        &args.parts[0].join("seeds.txt"),
+        crate::output::MAX_RECORDS_BYTES,
+    ) {
+        files.add("seeds.txt", seeds.into_bytes());
+    }
     files.add_key_values(
         "metadata.csv",
         &[

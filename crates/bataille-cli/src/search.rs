@@ -79,6 +79,8 @@ pub(crate) struct RunConfig {
     max_units: Option<u64>,
     /// `hunt` or `explore`, for the progress display.
     name: &'static str,
+    /// Files written beside the results (a position hunt's seeds).
+    extra_files: Vec<(&'static str, Vec<u8>)>,
 }
 
 impl RunConfig {
@@ -108,7 +110,21 @@ impl RunConfig {
             no_estimate_limit: args.no_estimate_limit,
             max_units: args.max_units,
             name: if loop_deals > 0 { "hunt" } else { "explore" },
+            extra_files: Vec::new(),
         })
+    }
+
+    /// The same run, also writing the file `name` with `bytes` beside its results, and showing
+    /// `display` in its progress.
+    pub(crate) fn with_file(mut self, name: &'static str, bytes: Vec<u8>) -> Self {
+        self.extra_files.push((name, bytes));
+        self
+    }
+
+    /// The same run, named `name` in its progress display.
+    pub(crate) fn named(mut self, name: &'static str) -> Self {
+        self.name = name;
+        self
     }
 
     /// The output directory.
@@ -170,6 +186,9 @@ pub(crate) fn run_search<G: DealGame>(
     progress.finish();
 
     let (mut files, summary) = results(&run.out, game, plan, &ended.state)?;
+    for (name, bytes) in &run.extra_files {
+        files.add(name, bytes.clone());
+    }
     files.add_key_values(
         "metadata.csv",
         &[

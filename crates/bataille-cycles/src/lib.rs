@@ -11,6 +11,8 @@
 //!   hands are runs of piles ([`piles`]);
 //! - [`ancestors`]: the tree of positions that reach a loop (or any position), counted by
 //!   depth, and the deals in it with the trick at which each enters the loop;
+//! - [`hunt`]: loops hunted among positions of every split of a large deck, drawn uniformly,
+//!   as runs of piles, or seeded from the loops of smaller decks;
 //! - [`blocks`]: aligned cycles on any multiset of 2n cards (the article's box 4), the finite
 //!   attack on the 52-card question by aligned blocks.
 //!
@@ -39,10 +41,13 @@
 //! - [`census`]: [`census::CensusSpec`], units, [`census::search_unit`], [`census::run`],
 //!   [`census::CensusState`] (checkpoints, shards merged).
 //! - [`ancestors`]: [`ancestors::Tree`], the positions and deals that reach a loop.
+//! - [`hunt`]: [`hunt::PositionHunt`], positions of every split drawn by a sampler (uniform, as
+//!   runs of piles, or seeded from known loops) and played by the search harness.
 //! - [`blocks`]: every aligned cycle on a multiset of 2n cards (aligned blocks), in units with
 //!   checkpoints, and the catalogue's CSV rows.
 
 pub mod ancestors;
 pub mod blocks;
 pub mod census;
+pub mod hunt;
 mod piles;

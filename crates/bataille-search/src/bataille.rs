@@ -330,6 +330,14 @@ impl DealGame for Bataille {
     }
 }
 
+impl From<bataille_engine::GameResult> for DealRecord {
+    /// An engine result as a deal's record.
+    #[inline]
+    fn from(r: bataille_engine::GameResult) -> DealRecord {
+        record(r)
+    }
+}
+
 /// An engine result as a deal's record.
 #[inline]
 fn record(r: bataille_engine::GameResult) -> DealRecord {

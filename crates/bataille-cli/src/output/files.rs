@@ -15,7 +15,7 @@ use anyhow::{Context, Result, bail};
 
 /// The files that the commands with `--out` write: the ones a run replaces, and the ones
 /// that do not count as another run's results (the checkpoint aside).
-pub(crate) const OUTPUT_NAMES: [&str; 8] = [
+pub(crate) const OUTPUT_NAMES: [&str; 9] = [
     "summary.csv",
     "histograms.csv",
     "records.csv",
@@ -24,6 +24,7 @@ pub(crate) const OUTPUT_NAMES: [&str; 8] = [
     "state.txt",
     "metadata.csv",
     "best.csv",
+    "seeds.txt",
 ];
 
 /// `path` with `.tmp` appended: where [`write_atomic`] writes first.
