@@ -108,7 +108,7 @@ for m in "${METHODS[@]}"; do
             if awk -v t="$t" 'BEGIN { exit !(t >= 5) }'; then break; fi
             k=$((k * 2))
         done
-        n=$(awk -v k="$k" -v t="$t" -v s="$((MINUTES * 60))" 'BEGIN { x = k / t * s; p = 10 ^ int(log(x) / log(10) - 1); printf "%d", int(x / p) * p }')
+        n=$(awk -v k="$k" -v t="$t" -v s="$((MINUTES * 60))" 'BEGIN { x = k / t * s; p = 10 ^ int(log(x) / log(10) - 1); printf "%.0f", int(x / p) * p }')
         echo "$m,$n,$((MINUTES * 60))" >>"$DIR/plan.csv"
     fi
     resume=()

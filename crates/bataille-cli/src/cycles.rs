@@ -182,11 +182,7 @@ fn run_census(args: CensusArgs) -> Result<ExitCode> {
     let mut files = OutputFiles::new(&args.out);
     files.add("cycles.csv", cycles_csv(&rows).into_bytes());
     let summary = summary(spec, &state, &rows);
-    let mut csv = String::from("key,value\n");
-    for (k, v) in &summary {
-        let _ = writeln!(csv, "{k},{v}");
-    }
-    files.add("summary.csv", csv.into_bytes());
+    files.add_key_values("summary.csv", &summary);
     files.add("state.txt", state.to_text().into_bytes());
     files.add_key_values(
         "metadata.csv",
