@@ -96,6 +96,13 @@ fn run_recipe(args: RunArgs) -> Result<ExitCode> {
             let extra = read(args.results.join(&r.extra))?;
             records::run(r, &sources, extra.as_deref())?
         }
+        Recipe::LoopRates(r) => {
+            let mut runs = Vec::new();
+            for s in &r.sources {
+                collect_summaries(&args.results.join(s), s, &mut runs)?;
+            }
+            bataille_experiment::rates::run(r, &runs)?
+        }
         _ => {
             let settings = Settings { threads: args.threads };
             bataille_experiment::run(&recipe, &settings, &mut |line| {
@@ -132,6 +139,36 @@ fn run_recipe(args: RunArgs) -> Result<ExitCode> {
     print!("{}", output.summary);
     println!("\nwritten to {} in {elapsed:.1} s", out_dir.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every `summary.csv` under `dir` (named `source/...` after the folder), depth first in name
+/// order, at most 6 levels down.
+fn collect_summaries(dir: &Path, source: &str, out: &mut Vec<(String, String)>) -> Result<()> {
+    fn walk(dir: &Path, name: &str, depth: usize, out: &mut Vec<(String, String)>) -> Result<()> {
+        let summary = dir.join("summary.csv");
+        if let Some(text) = crate::output::read_bounded(&summary, crate::output::MAX_RECORDS_BYTES)?
+        {
+            out.push((name.to_string(), text));
+        }
+        if depth == 0 {
+            return Ok(());
+        }
+        let mut subdirs: Vec<PathBuf> = fs::read_dir(dir)
+            .with_context(|| format!("cannot read {}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_dir())
+            .collect();
+        subdirs.sort();
+        for d in subdirs {
+            let child = d.file_name().and_then(|n| n.to_str()).unwrap_or("?");
+            walk(&d, &format!("{name}/{child}"), depth - 1, out)?;
+        }
+        Ok(())
+    }
+    if !dir.is_dir() {
+        bail!("cannot read the source {}: not a directory", dir.display());
+    }
+    walk(dir, source, 6, out)
 }
 
 fn output_of(program: &str, args: &[&str]) -> Option<String> {

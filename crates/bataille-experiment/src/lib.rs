@@ -1,6 +1,6 @@
 //! Regenerates the article's tables (Delahaye & Mathieu, seed 002) from recipes: mean
-//! durations for C = 1 and C = 4, win-rate duels for 32 and 52 cards, and the records table,
-//! as CSV, Markdown and SVG plots.
+//! durations for C = 1 and C = 4, win-rate duels for 32 and 52 cards, the records table, and
+//! the loop-rate table of the committed hunts, as CSV, Markdown and SVG plots.
 //!
 //! A [`Recipe`] (the plain-text files in `experiments/`, format in [`recipe`]) is run by
 //! [`run`], which drives the search harness (`bataille-search`: seeded random deals and
@@ -25,10 +25,12 @@
 //! # Crate layout
 //!
 //! - [`recipe`]: the recipe format, parsed and validated into [`Recipe`].
-//! - [`published`]: the article's printed means and the public record table.
+//! - [`published`]: the article's printed means.
 //! - [`durations`]: mean-duration tables, exact means over all deals.
 //! - [`duels`]: win rates of every ordered pair of methods.
 //! - [`records`]: longest games found against the public records.
+//! - [`rates`]: how rare loops are among random deals and positions, against the C++
+//!   explorer's logs.
 //! - [`plot`]: the SVG plots.
 
 use std::sync::atomic::AtomicBool;
@@ -41,6 +43,7 @@ pub mod duels;
 pub mod durations;
 pub mod plot;
 pub mod published;
+pub mod rates;
 pub mod recipe;
 pub mod records;
 
@@ -82,6 +85,18 @@ pub struct Output {
     pub summary: String,
 }
 
+/// A duration in the largest fitting unit: `42 s`, `3.5 hours`, `12 days`, `3.1e6 years`.
+pub fn human_seconds(secs: f64) -> String {
+    let (value, unit) = match secs {
+        s if s < 120.0 => (s, "s"),
+        s if s < 7_200.0 => (s / 60.0, "minutes"),
+        s if s < 172_800.0 => (s / 3_600.0, "hours"),
+        s if s < 3.0e7 => (s / 86_400.0, "days"),
+        s => (s / 3.156e7, "years"),
+    };
+    if value >= 1e6 { format!("{value:.1e} {unit}") } else { format!("{value:.1} {unit}") }
+}
+
 impl Output {
     /// The contents of the file `name`.
     pub fn file(&self, name: &str) -> Option<&[u8]> {
@@ -104,14 +119,14 @@ pub enum ExperimentError {
     /// Drawing a plot failed.
     #[error("cannot draw a plot: {0}")]
     Plot(String),
-    /// A records table was asked of [`run`], which needs the files it reads: see
-    /// [`records::run`].
-    #[error("a records table reads result files: use records::run")]
+    /// A records or loop-rate table was asked of [`run`], which needs the files it reads: see
+    /// [`records::run`] and [`rates::run`].
+    #[error("a records or loop-rate table reads result files: use records::run or rates::run")]
     NeedsFiles,
 }
 
-/// Runs a durations or duels recipe; `log` hears a line per cell. Records tables read files
-/// and go through [`records::run`].
+/// Runs a durations or duels recipe; `log` hears a line per cell. Records and loop-rate tables
+/// read files and go through [`records::run`] and [`rates::run`].
 pub fn run(
     recipe: &Recipe,
     settings: &Settings,
@@ -120,7 +135,7 @@ pub fn run(
     match recipe {
         Recipe::Durations(d) => durations::run(d, settings, log),
         Recipe::Duels(d) => duels::run(d, settings, log),
-        Recipe::Records(_) => Err(ExperimentError::NeedsFiles),
+        Recipe::Records(_) | Recipe::LoopRates(_) => Err(ExperimentError::NeedsFiles),
     }
 }
 

@@ -9,6 +9,7 @@
 //! | `durations` | `colours`, `values`, `methods`, `deals`, `seed`, `conventions`, `exact`, `histograms` |
 //! | `duels` | `colours`, `values`, `methods`, `deals`, `seed` |
 //! | `records` | `sources`, `extra` |
+//! | `loop-rates` | `sources`, `speed_natural`, `speed_optimized` |
 //!
 //! - `colours` (required): C. `values` (required): the list of V.
 //! - `methods` (required): stacking methods by name (`natural`, `optimized`, `random`, ...).
@@ -25,6 +26,9 @@
 //! - `sources` (required for `records`): result folders (names under the results directory)
 //!   whose `longest.csv` are read. `extra` (default `records.csv`): a file under the results
 //!   directory read too when it exists (record searches append to it).
+//! - For `loop-rates`, `sources` (required) are folders under the results directory searched
+//!   for the `summary.csv` of every run; `speed_natural` and `speed_optimized` (required):
+//!   52-card deals per second per core, for the times of the extrapolation.
 
 use std::collections::BTreeMap;
 
@@ -39,6 +43,8 @@ pub enum Recipe {
     Duels(Duels),
     /// Longest games found, compared with the public records.
     Records(Records),
+    /// How rare loops are among random deals and positions.
+    LoopRates(LoopRates),
 }
 
 /// How the random method is played (see [`bataille_search::RandomConvention`]).
@@ -105,6 +111,17 @@ pub struct Records {
     pub extra: String,
 }
 
+/// A loop-rate table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoopRates {
+    /// Result folders searched for runs' `summary.csv`.
+    pub sources: Vec<String>,
+    /// 52-card natural deals per second per core.
+    pub speed_natural: u64,
+    /// 52-card optimized deals per second per core.
+    pub speed_optimized: u64,
+}
+
 /// Why a recipe was refused. Line numbers are 1-based.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecipeError {
@@ -165,6 +182,7 @@ const DURATION_KEYS: &[&str] =
     &["colours", "values", "methods", "deals", "seed", "conventions", "exact", "histograms"];
 const DUEL_KEYS: &[&str] = &["colours", "values", "methods", "deals", "seed"];
 const RECORD_KEYS: &[&str] = &["sources", "extra"];
+const RATE_KEYS: &[&str] = &["sources", "speed_natural", "speed_optimized"];
 
 /// Default random deals per cell: the article's 100,000.
 pub const DEFAULT_DEALS: u64 = 100_000;
@@ -196,12 +214,13 @@ impl Recipe {
             "durations" => DURATION_KEYS,
             "duels" => DUEL_KEYS,
             "records" => RECORD_KEYS,
+            "loop-rates" => RATE_KEYS,
             other => {
                 return Err(RecipeError::Value {
                     line: table.line,
                     key: "table".into(),
                     value: other.into(),
-                    expected: "expected durations, duels or records".into(),
+                    expected: "expected durations, duels, records or loop-rates".into(),
                 });
             }
         };
@@ -260,6 +279,21 @@ impl Recipe {
                     seed: r.number("seed", Some(0))?,
                 }))
             }
+            "loop-rates" => {
+                let sources = r.list("sources", None, folder)?;
+                let speed = |key: &'static str| -> Result<u64, RecipeError> {
+                    let n = r.number(key, None)?;
+                    if n == 0 {
+                        return Err(r.bad(key, "0", "a positive number of deals per second"));
+                    }
+                    Ok(n)
+                };
+                Ok(Recipe::LoopRates(LoopRates {
+                    sources: r.non_empty("sources", sources)?,
+                    speed_natural: speed("speed_natural")?,
+                    speed_optimized: speed("speed_optimized")?,
+                }))
+            }
             _ => {
                 let sources = r.list("sources", None, |s| {
                     if s.is_empty() || s.contains(['/', '\\']) || s.starts_with('.') {
@@ -277,12 +311,13 @@ impl Recipe {
         }
     }
 
-    /// `durations`, `duels` or `records`.
+    /// `durations`, `duels`, `records` or `loop-rates`.
     pub fn kind(&self) -> &'static str {
         match self {
             Recipe::Durations(_) => "durations",
             Recipe::Duels(_) => "duels",
             Recipe::Records(_) => "records",
+            Recipe::LoopRates(_) => "loop-rates",
         }
     }
 
@@ -291,7 +326,7 @@ impl Recipe {
         match self {
             Recipe::Durations(d) => Some(d.seed),
             Recipe::Duels(d) => Some(d.seed),
-            Recipe::Records(_) => None,
+            Recipe::Records(_) | Recipe::LoopRates(_) => None,
         }
     }
 
@@ -300,9 +335,18 @@ impl Recipe {
         match &mut self {
             Recipe::Durations(d) => d.deals = deals,
             Recipe::Duels(d) => d.deals = deals,
-            Recipe::Records(_) => {}
+            Recipe::Records(_) | Recipe::LoopRates(_) => {}
         }
         self
+    }
+}
+
+/// A folder under the results directory: a plain name.
+fn folder(s: &str) -> Result<String, String> {
+    if s.is_empty() || s.contains(['/', '\\']) || s.starts_with('.') {
+        Err("expected the name of a folder under the results directory".into())
+    } else {
+        Ok(s.to_string())
     }
 }
 
