@@ -142,6 +142,9 @@ impl PlayConfig {
                 a.first
             ),
         };
+        if hands.cards() == 0 {
+            bail!("both hands are empty: there is no game to play");
+        }
         let deck = if a.partial {
             None
         } else {

@@ -5,7 +5,7 @@
 //! - `aligned`: a C = 4 aligned cycle for an even V ≥ 4 from the known V = 4 and V = 6 ones.
 //! - `c1-positions`: every position of the C = 1 deck, and which lie on a loop.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -400,6 +400,11 @@ fn run_lakshtanov() -> Result<ExitCode> {
 
 fn run_even(args: EvenArgs) -> Result<ExitCode> {
     let values = parse_values(&args.values)?;
+    // Every deck checked before the first is built: C=4, V from 1 to 64 (256 cards).
+    for &v in &values {
+        bataille_engine::DeckSpec::new(4, v)
+            .with_context(|| format!("cannot build the aligned deck C=4 V={v}"))?;
+    }
     let split = match &args.split {
         Some(text) => {
             let parts: Vec<&str> = text.split(',').collect();
@@ -484,9 +489,8 @@ fn run_positions(args: PositionsArgs) -> Result<ExitCode> {
             );
         }
     }
-    if let Some(path) = &args.csv {
-        check_csv_path(path)?;
-    }
+    // Checked (the directory writable), and locked, before any work.
+    let _outputs = crate::output::prepare_file_output(args.csv.as_deref(), None, false)?;
     let mut code = ExitCode::SUCCESS;
     let mut censuses = Vec::new();
     for (i, &v) in values.iter().enumerate() {
@@ -525,18 +529,6 @@ fn run_positions(args: PositionsArgs) -> Result<ExitCode> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(code)
-}
-
-/// Refuses, before any work, a `--csv` path whose directory does not exist.
-fn check_csv_path(path: &Path) -> Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    if !dir.is_dir() {
-        bail!("cannot write {}: the directory {} does not exist", path.display(), dir.display());
-    }
-    if path.is_dir() {
-        bail!("cannot write {}: it is a directory", path.display());
-    }
-    Ok(())
 }
 
 /// The census CSV: `values,period_tricks,loops,example_position`, one row per V and period

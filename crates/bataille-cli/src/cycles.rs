@@ -136,7 +136,8 @@ fn run_census(args: CensusArgs) -> Result<ExitCode> {
             .flatten()
             .is_some_and(|t| CensusState::from_text(&t, spec, shard).is_ok())
     };
-    prepare_outputs(args.checkpoint.as_deref(), args.resume, &args.out, args.replace, &own)?;
+    let _outputs =
+        prepare_outputs(args.checkpoint.as_deref(), args.resume, &args.out, args.replace, &own)?;
     let merging = !args.merge.is_empty();
     let mut state = if merging {
         let parts: Vec<CensusState> =
@@ -373,11 +374,8 @@ pub(crate) struct AncestorsArgs {
 fn run_ancestors(args: AncestorsArgs) -> Result<ExitCode> {
     let methods: Methods = args.methods.deterministic("playing backwards needs")?;
     let (position, _) = parse_deal(&args.position, args.colours, args.values, false)?;
-    if let Some(path) = &args.deals
-        && path.as_os_str() != "-"
-    {
-        crate::output::check_writable_file(path)?;
-    }
+    let file = args.deals.as_deref().filter(|p| p.as_os_str() != "-");
+    let _outputs = crate::output::prepare_file_output(file, None, false)?;
     let bounds = Bounds {
         max_depth: args.max_depth.unwrap_or(u64::MAX),
         max_ties: args.max_ties.unwrap_or(bataille_engine::MAX_CARDS),

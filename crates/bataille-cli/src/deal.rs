@@ -14,6 +14,9 @@ pub(crate) fn parse_deal(
 ) -> Result<(Position, Option<DeckSpec>)> {
     let deal = Position::parse(text)
         .with_context(|| format!("cannot read the deal {}", crate::checks::shown(text)))?;
+    if deal.cards() == 0 {
+        bail!("both hands are empty: there is no game to play");
+    }
     if partial {
         if colours == Some(0) {
             bail!("--colours must be at least 1, got 0");

@@ -13,6 +13,7 @@ use anyhow::{Context, Result, bail};
 use bataille_experiment::{Recipe, Settings, records};
 use clap::{Args, Subcommand};
 
+use crate::output::progress::{ExploreProgress, human_duration};
 use crate::output::{command_line, commit, machine};
 
 /// Flags of `bataille experiment`.
@@ -41,6 +42,12 @@ struct RunArgs {
     /// The results directory; the table goes to <DIR>/<recipe name>/.
     #[arg(long, value_name = "DIR", default_value = "results")]
     results: PathBuf,
+    /// Replace the table's existing results (<DIR>/<recipe name>/ is refused otherwise).
+    #[arg(long)]
+    replace: bool,
+    /// Run even when the estimated time is more than 30 days.
+    #[arg(long)]
+    no_estimate_limit: bool,
 }
 
 pub(crate) fn run(args: ExperimentArgs) -> Result<ExitCode> {
@@ -83,6 +90,18 @@ fn run_recipe(args: RunArgs) -> Result<ExitCode> {
         .with_context(|| format!("cannot name the results of {}", path.display()))?
         .to_string();
     let out_dir = args.results.join(&name);
+    if out_dir.exists() && !args.replace {
+        bail!(
+            "{} already holds results: pass --replace to regenerate them, or --results DIR to \
+             write them elsewhere",
+            out_dir.display()
+        );
+    }
+    // The files are written to a staging directory, made and locked now (a read-only results
+    // directory is refused before any work), then put in place all at once.
+    let staging = args.results.join(format!(".{name}.partial"));
+    let outputs = crate::output::prepare_outputs(None, false, &staging, true, &|_| true)?;
+    clear_except_lock(&staging)?;
     let started = Instant::now();
     let output = match &recipe {
         Recipe::Records(r) => {
@@ -104,16 +123,19 @@ fn run_recipe(args: RunArgs) -> Result<ExitCode> {
             bataille_experiment::rates::run(r, &runs)?
         }
         _ => {
-            let settings = Settings { threads: args.threads };
-            bataille_experiment::run(&recipe, &settings, &mut |line| {
+            estimate(&recipe, args.threads, args.no_estimate_limit)?;
+            let progress = ExploreProgress::new("experiment", None);
+            let settings = Settings { threads: args.threads, progress: &progress };
+            let out = bataille_experiment::run(&recipe, &settings, &mut |line| {
                 eprintln!("experiment {name}: {line}");
-            })?
+            });
+            progress.finish();
+            out?
         }
     };
     let elapsed = started.elapsed().as_secs_f64();
-    fs::create_dir_all(&out_dir).with_context(|| format!("cannot create {}", out_dir.display()))?;
     for (file, bytes) in &output.files {
-        let p = out_dir.join(file);
+        let p = staging.join(file);
         crate::output::write_atomic(&p, bytes).context("cannot write the results")?;
     }
     let threads = if args.threads == 0 {
@@ -134,8 +156,11 @@ fn run_recipe(args: RunArgs) -> Result<ExitCode> {
         toolchain(),
         machine(),
     );
-    crate::output::write_atomic(&out_dir.join("NOTE.md"), note.as_bytes())
+    crate::output::write_atomic(&staging.join("NOTE.md"), note.as_bytes())
         .context("cannot write the results")?;
+    put_in_place(&staging, &out_dir)?;
+    drop(outputs);
+    let _ = fs::remove_dir(&staging);
     print!("{}", output.summary);
     println!("\nwritten to {} in {elapsed:.1} s", out_dir.display());
     Ok(ExitCode::SUCCESS)
@@ -169,6 +194,101 @@ fn collect_summaries(dir: &Path, source: &str, out: &mut Vec<(String, String)>) 
         bail!("cannot read the source {}: not a directory", dir.display());
     }
     walk(dir, source, 6, out)
+}
+
+/// Before a large recipe (more than a million deals a cell, or exhaustive runs of more than 10^8
+/// arrangements): the time estimated from a short sample of every cell, printed, and a run of
+/// more than [`crate::search::MAX_DAYS`] days refused unless `no_limit`.
+fn estimate(recipe: &Recipe, threads: usize, no_limit: bool) -> Result<()> {
+    let large = match recipe {
+        Recipe::Durations(d) => d.deals > 1_000_000 || d.exact > 100_000_000,
+        Recipe::Duels(d) => d.deals > 1_000_000,
+        _ => false,
+    };
+    if !large {
+        return Ok(());
+    }
+    let workers =
+        if threads == 0 { crate::checks::cores() } else { threads.min(crate::checks::cores()) };
+    let Some(secs) = bataille_experiment::estimated_seconds(
+        recipe,
+        workers,
+        std::time::Duration::from_millis(40),
+    ) else {
+        return Ok(());
+    };
+    eprintln!(
+        "estimate:  {} on {workers} threads (the speed of each cell measured on a sample)",
+        human_duration(secs)
+    );
+    if secs / 86_400.0 > crate::search::MAX_DAYS && !no_limit {
+        bail!(
+            "the recipe would take about {}, more than the limit of {} days: lower --deals, or \
+             pass --no-estimate-limit to run it anyway",
+            human_duration(secs),
+            crate::search::MAX_DAYS
+        );
+    }
+    Ok(())
+}
+
+/// Removes everything in the staging directory `dir` but its lock file (what a run killed before
+/// it finished left there).
+fn clear_except_lock(dir: &Path) -> Result<()> {
+    for entry in fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let path = entry?.path();
+        if path.file_name().is_some_and(|n| n == crate::output::LOCK_NAME) {
+            continue;
+        }
+        let removed =
+            if path.is_dir() { fs::remove_dir_all(&path) } else { fs::remove_file(&path) };
+        removed.with_context(|| format!("cannot clear {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Moves the complete set of files in `staging` to `out` in two renames: the old results (if
+/// any) aside, the new ones in place, then the old ones removed. A failure says which state the
+/// directories were left in.
+fn put_in_place(staging: &Path, out: &Path) -> Result<()> {
+    let parent = out.parent().unwrap_or(Path::new("."));
+    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("results");
+    let old = parent.join(format!(".{name}.old"));
+    let _ = fs::remove_dir_all(&old);
+    let had_old = out.exists();
+    if had_old {
+        fs::rename(out, &old).with_context(|| {
+            format!("cannot move the old results {} aside: nothing was replaced", out.display())
+        })?;
+    }
+    // The new files: every file of the staging directory but its lock.
+    fs::create_dir(out).with_context(|| format!("cannot create {}", out.display()))?;
+    for entry in
+        fs::read_dir(staging).with_context(|| format!("cannot read {}", staging.display()))?
+    {
+        let path = entry?.path();
+        let Some(file) = path.file_name().filter(|n| *n != crate::output::LOCK_NAME) else {
+            continue;
+        };
+        if let Err(e) = fs::rename(&path, out.join(file)) {
+            let old_note = if had_old {
+                format!("; the old results are in {}", old.display())
+            } else {
+                String::new()
+            };
+            bail!(
+                "cannot move {} into {}: {e}; {} holds part of the new results, {} the rest{old_note}",
+                path.display(),
+                out.display(),
+                out.display(),
+                staging.display()
+            );
+        }
+    }
+    if had_old {
+        fs::remove_dir_all(&old).with_context(|| format!("cannot remove {}", old.display()))?;
+    }
+    Ok(())
 }
 
 fn output_of(program: &str, args: &[&str]) -> Option<String> {

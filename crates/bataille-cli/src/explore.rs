@@ -161,7 +161,7 @@ pub(crate) fn merge(args: MergeArgs) -> Result<ExitCode> {
     if !state.is_complete() && !args.partial {
         bail!("{}; pass --partial to merge them anyway", missing_shards(&state));
     }
-    prepare_outputs(None, false, &args.out, args.replace, &|_| false)?;
+    let _outputs = prepare_outputs(None, false, &args.out, args.replace, &|_| false)?;
     let identity = state.key.game.clone();
     if let Some(game) = Bataille::from_identity(&identity) {
         merge_game(&game, &state, &args, started)

@@ -12,6 +12,26 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// `print!` for every module of the binary, in place of the standard one, which panics when
+/// standard output cannot be written (a full disk): the write error ends the run with a
+/// one-line message and exit 2 ([`output::print_failed`]). A closed pipe still ends it quietly
+/// (exit 141, SIGPIPE's default action, see [`reset_sigpipe`]).
+macro_rules! print {
+    ($($arg:tt)*) => {
+        $crate::output::print_out(format_args!($($arg)*))
+    };
+}
+
+/// `println!` for every module of the binary: see [`print!`].
+macro_rules! println {
+    () => {
+        $crate::output::print_out(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::output::print_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod aligned;
 mod args;
 mod bmn;
@@ -45,7 +65,9 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             // clap prints help and version to stdout with exit 0, errors to stderr with 2.
-            let _ = e.print();
+            if let Err(io) = e.print() {
+                output::print_failed(&io);
+            }
             return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { 0 });
         }
     };

@@ -9,9 +9,10 @@
 //! - `state.txt`: the search state (the same bytes for the same work, whatever `--threads`);
 //! - `metadata.csv`: command, seed, threads, iterations, elapsed time, and the replay command.
 //!
-//! The best deal for each measure is also appended to the records file (`--records`, default
-//! `results/records.csv`), with the command, seed, commit and machine that found it;
-//! `bataille verify` replays every row of that file.
+//! With `--records FILE` (usually `results/records.csv`) the best deal for each measure is also
+//! appended to that records file, with the command, seed, commit and machine that found it;
+//! `bataille verify` replays every row of that file. Without it no file but the output
+//! directory is written.
 //!
 //! `records extend` plays backwards from a deal (or any position whose game ends) and appends
 //! the deals farthest before it, which play that many tricks more, to the same file.
@@ -75,12 +76,9 @@ struct ExtendArgs {
     /// Most positions searched.
     #[arg(long, default_value_t = 10_000_000)]
     budget: u64,
-    /// The records file the deals found are appended to.
-    #[arg(long, value_name = "FILE", default_value = "results/records.csv")]
-    records: PathBuf,
-    /// Do not append to the records file.
-    #[arg(long)]
-    no_records: bool,
+    /// Append the deals found to this records file (usually results/records.csv).
+    #[arg(long, value_name = "FILE")]
+    records: Option<PathBuf>,
 }
 
 /// Flags of `bataille records search`.
@@ -125,12 +123,10 @@ struct SearchArgs {
     /// Seconds between checkpoints.
     #[arg(long, default_value_t = 60, value_name = "SECS")]
     checkpoint_every: u64,
-    /// The records file the best deals are appended to.
-    #[arg(long, value_name = "FILE", default_value = "results/records.csv")]
-    records: PathBuf,
-    /// Do not append to the records file.
-    #[arg(long)]
-    no_records: bool,
+    /// Append the best deal of each measure to this records file (usually
+    /// results/records.csv).
+    #[arg(long, value_name = "FILE")]
+    records: Option<PathBuf>,
     /// Output directory (created if needed). It must be empty, or hold this search's own
     /// results (with --resume), unless --replace is given.
     #[arg(long, value_name = "DIR")]
@@ -155,8 +151,8 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     if args.budget == 0 {
         bail!("--budget must be at least 1, got 0");
     }
-    if !args.no_records {
-        check_records_file(&args.records)?;
+    if let Some(records) = &args.records {
+        check_records_file(records)?;
     }
     let play = |p: &Position| play(p, methods, &mut NoRandom, Limits::DETERMINISTIC);
     let r = play(&start);
@@ -226,9 +222,9 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     }
     if rows.is_empty() {
         println!("no deal leads to this position (within the budget)");
-    } else if !args.no_records {
-        append_records(&args.records, &rows)?;
-        println!("records:   appended to {}", args.records.display());
+    } else if let Some(records) = &args.records {
+        append_records(records, &rows)?;
+        println!("records:   appended to {}", records.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -254,9 +250,9 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
         anneal: Anneal { epoch: args.epoch, ..Anneal::default() },
     };
     cfg.validate()?;
-    if !args.no_records {
-        crate::output::check_outside_outputs("--records", &args.records, &args.out)?;
-        check_records_file(&args.records)?;
+    if let Some(records) = &args.records {
+        crate::output::check_outside_outputs("--records", records, &args.out)?;
+        check_records_file(records)?;
     }
     let read_state = |path: &Path| -> Result<Option<SearchState>> {
         let Some(text) = read_bounded(path, crate::output::MAX_STATE_BYTES)? else {
@@ -274,7 +270,8 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
         _ => None,
     };
     let own = |dir: &Path| read_state(&dir.join("state.txt")).is_ok_and(|s| s.is_some());
-    prepare_outputs(args.checkpoint.as_deref(), args.resume, &args.out, args.replace, &own)?;
+    let _outputs =
+        prepare_outputs(args.checkpoint.as_deref(), args.resume, &args.out, args.replace, &own)?;
 
     let stop =
         on_interrupt("records: stopping after the current round (Ctrl-C again to quit at once)");
@@ -348,7 +345,7 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
         ended.iterations_run
     );
     println!("replay:    {replay}");
-    if !args.no_records && !ended.interrupted {
+    if let Some(records) = args.records.as_ref().filter(|_| !ended.interrupted) {
         let date = utc_now();
         let rows: Vec<_> =
             [(Measure::Tricks, &result.by_tricks), (Measure::Cards, &result.by_cards)]
@@ -370,8 +367,8 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
                     },
                 })
                 .collect();
-        append_records(&args.records, &rows)?;
-        println!("records:   appended to {}", args.records.display());
+        append_records(records, &rows)?;
+        println!("records:   appended to {}", records.display());
     }
     println!("results:   {}", args.out.display());
     if ended.interrupted {

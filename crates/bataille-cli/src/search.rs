@@ -22,8 +22,11 @@ use crate::output::{OutputFiles, command_line, prepare_outputs};
 /// The largest `--top`: each worker keeps that many games per measure in every batch.
 pub(crate) const MAX_TOP: u64 = 10_000;
 
-/// Runs of more deals than this get a time estimate before they start.
-pub(crate) const ESTIMATE_FROM: u128 = 1 << 30;
+/// Runs of more deals than this get a time estimate before they start (fewer deals take less
+/// than a minute even on the largest deck, where a game lasts milliseconds).
+pub(crate) const ESTIMATE_FROM: u128 = 10_000;
+/// An estimate is printed when the run should last longer than this (seconds).
+pub(crate) const SHOW_ESTIMATE_FROM: f64 = 60.0;
 /// Runs estimated at more days than this are refused without `--no-estimate-limit`.
 pub(crate) const MAX_DAYS: f64 = 30.0;
 
@@ -97,6 +100,18 @@ impl RunConfig {
         let plan = Plan::new(game, mode, args.seed, args.top as usize)?
             .keeping_loop_deals(loop_deals)
             .keeping_cycles(max_cycles);
+        if let Some(shard) = args.shard
+            && shard.count() > plan.key().units
+        {
+            let units = plan.key().units;
+            bail!(
+                "--shard {shard}: the run has {units} work unit{}, fewer than {} shards (some \
+                 shards would have nothing to do): use at most {units} shard{}",
+                if units == 1 { "" } else { "s" },
+                shard.count(),
+                if units == 1 { "" } else { "s" },
+            );
+        }
         Ok(RunConfig {
             plan,
             shard: args.shard.unwrap_or(Shard::WHOLE),
@@ -169,7 +184,8 @@ pub(crate) fn run_search<G: DealGame>(
     let threads = if run.threads == 0 { cores() } else { run.threads };
     let done = resume.as_ref().map_or(0, |s| s.done.len());
     estimate(game, plan, shard, done, threads, run.no_estimate_limit)?;
-    prepare_outputs(run.checkpoint.as_deref(), run.resume, &run.out, run.replace, &own)?;
+    let _outputs =
+        prepare_outputs(run.checkpoint.as_deref(), run.resume, &run.out, run.replace, &own)?;
 
     // The first Ctrl-C (or SIGTERM) asks the workers to stop: they abandon their current units
     // within milliseconds (those are played again on resume); a second one quits at once.
@@ -229,9 +245,10 @@ pub(crate) fn run_search<G: DealGame>(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Before a run of more than [`ESTIMATE_FROM`] deals: measures the speed on a short sample,
-/// prints the estimated time, and refuses a run estimated at more than [`MAX_DAYS`] days unless
-/// `no_limit`.
+/// Before a run of more than [`ESTIMATE_FROM`] deals: measures the speed on a short sample (a
+/// time, not a count: the largest decks play a few deals in it), prints the estimated time
+/// when it is more than a minute, and refuses a run estimated at more than [`MAX_DAYS`] days
+/// unless `no_limit`.
 fn estimate<G: DealGame>(
     game: &G,
     plan: &Plan,
@@ -252,6 +269,9 @@ fn estimate<G: DealGame>(
     let secs = deals / (speed * workers as f64);
     let days = secs / 86_400.0;
     let on = if workers == 1 { "1 thread".to_string() } else { format!("{workers} threads") };
+    if secs < SHOW_ESTIMATE_FROM {
+        return Ok(());
+    }
     eprintln!(
         "estimate:  {} for {deals:.3e} deals at about {speed:.0} deals/s per thread on {on} \
          (measured on a sample)",

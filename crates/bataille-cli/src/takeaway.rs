@@ -623,7 +623,7 @@ fn play_game<G: Front>(
     let misere = game.convention() == Convention::Misere;
     let mut yours = a.first == Starter::You;
     let stdin = io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
     let mut out = io::stdout().lock();
     writeln!(out, "game:      {}", game.describe())?;
     writeln!(out, "position:  {}", G::show(&p))?;
@@ -639,11 +639,10 @@ fn play_game<G: Front>(
         if yours {
             write!(out, "{}: your move> ", G::show(&p))?;
             out.flush()?;
-            let Some(line) = lines.next() else {
+            let Some(line) = read_move(&mut input)? else {
                 writeln!(out)?;
                 bail!("input ended before the game was over (position {})", G::show(&p));
             };
-            let line = line.context("cannot read standard input")?;
             let text = line.trim();
             if text.is_empty() {
                 continue;
@@ -660,10 +659,12 @@ fn play_game<G: Front>(
                     writeln!(out, "you:       {}", m.text)?;
                     p = m.next;
                 }
-                Err(why) if a.strict => bail!("bad move {text:?} at {}: {why}", G::show(&p)),
+                Err(why) if a.strict => {
+                    bail!("bad move {} at {}: {why}", crate::checks::shown(text), G::show(&p))
+                }
                 Err(why) => {
                     out.flush()?;
-                    eprintln!("bad move {text:?}: {why}");
+                    eprintln!("bad move {}: {why}", crate::checks::shown(text));
                     continue;
                 }
             }
@@ -691,6 +692,40 @@ fn play_game<G: Front>(
         if you_win { "you win" } else { "the program wins" }
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The longest line of input a move is read from.
+const MAX_MOVE_LINE: u64 = 4096;
+
+/// The next line of `input` (without its end), `None` at the end of the input; a line longer
+/// than [`MAX_MOVE_LINE`] bytes, or not text, is refused with the start of it quoted (never
+/// read whole: `/dev/zero` ends at once).
+fn read_move(input: &mut impl io::BufRead) -> Result<Option<String>> {
+    let mut buf = Vec::new();
+    let n = io::Read::take(&mut *input, MAX_MOVE_LINE + 1)
+        .read_until(b'\n', &mut buf)
+        .context("cannot read standard input")?;
+    if n == 0 {
+        return Ok(None);
+    }
+    let complete = buf.last() == Some(&b'\n');
+    if !complete && buf.len() as u64 > MAX_MOVE_LINE {
+        let start = String::from_utf8_lossy(&buf[..64.min(buf.len())]).into_owned();
+        bail!(
+            "a line of input longer than {MAX_MOVE_LINE} bytes, starting {}: a move is a few \
+             words",
+            crate::checks::shown(&start)
+        );
+    }
+    let line = String::from_utf8(buf).map_err(|e| {
+        let start =
+            String::from_utf8_lossy(&e.as_bytes()[..64.min(e.as_bytes().len())]).into_owned();
+        anyhow::anyhow!(
+            "a line of input that is not text, starting {}",
+            crate::checks::shown(&start)
+        )
+    })?;
+    Ok(Some(line))
 }
 
 // ---------------------------------------------------------------------------------------------

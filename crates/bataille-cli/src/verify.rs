@@ -28,10 +28,33 @@ pub(crate) struct VerifyArgs {
     pub(crate) filter: Option<String>,
     #[command(flatten)]
     pub(crate) format: crate::args::FormatArgs,
-    /// The records file whose rows are replayed after the catalogue (skipped when the default
-    /// file does not exist; not with --csv, which writes the claims only).
+    /// The records file whose rows are replayed after the catalogue (default: records.csv of
+    /// the results directory; not with --csv, which writes the claims only).
     #[arg(long, value_name = "FILE", conflicts_with = "csv")]
     pub(crate) records: Option<std::path::PathBuf>,
+    /// The repository's results directory, which holds the committed hunts and the records
+    /// file (default: ./results, else the results directory of the checkout the binary was
+    /// built from).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) results: Option<PathBuf>,
+}
+
+/// The results directory of the checkout this binary was built from.
+const BUILT_RESULTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../results");
+
+/// The results directory: `--results DIR` (which must exist), else `./results`, else the one of
+/// the checkout the binary was built from; `None` when none is there.
+fn results_dir(given: Option<&Path>) -> Result<Option<PathBuf>> {
+    if let Some(dir) = given {
+        if !dir.is_dir() {
+            bail!("--results {}: not a directory", dir.display());
+        }
+        return Ok(Some(dir.to_path_buf()));
+    }
+    Ok([Path::new("results"), Path::new(BUILT_RESULTS)]
+        .into_iter()
+        .find(|d| d.join("hunts").is_dir() || d.join("records.csv").is_file())
+        .map(Path::to_path_buf))
 }
 
 pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
@@ -56,7 +79,12 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
         bail!("no catalogue entry matches --filter {:?}", args.filter.unwrap_or_default());
     }
     // Read the records file first, so that a malformed one is an input error before any output.
-    let records_path = args.records.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_RECORDS));
+    let results = results_dir(args.results.as_deref())?;
+    let records_path = match (&args.records, &results) {
+        (Some(p), _) => p.clone(),
+        (None, Some(r)) => r.join("records.csv"),
+        (None, None) => PathBuf::from("results/records.csv"),
+    };
     let rows = if with_records {
         match crate::output::read_records(&records_path)? {
             Some(rows) => Some(rows),
@@ -69,7 +97,7 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
         None
     };
     // The hunts' claims are printed in CSV with the catalogue's, as more rows of one table.
-    let (hunt_claims, missing) = read_hunts(&hunts);
+    let (hunt_claims, missing) = read_hunts(&hunts, results.as_deref());
     if format == Format::Csv {
         let all: Vec<Claim> = entries.into_iter().chain(hunt_claims).collect();
         return Ok(exit_code(print_claims(&all, format, STATUSES)));
@@ -91,7 +119,7 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
             failed += print_claims(&hunt_claims, format, STATUSES);
         }
         for (hunt, why) in &missing {
-            println!("({}: {why})", hunt.name);
+            println!("SKIPPED {}: {why}", hunt.name);
         }
         first = false;
     }
@@ -99,40 +127,59 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
         let failed = check_records(&records_path, rows.as_deref().unwrap_or(&[]), markdown);
         return Ok(exit_code(failed));
     }
+    let rows_missing = rows.is_none();
     let failed = match rows {
         Some(rows) => failed + check_records(&records_path, &rows, markdown),
         None => {
             if with_records && !markdown {
                 println!(
-                    "(no {} here: run from the repository's root, or pass --records FILE, to \
-                     replay the record rows)",
+                    "\nSKIPPED the record rows: no {} (run from the repository's root, or pass \
+                     --results DIR or --records FILE)",
                     records_path.display()
                 );
             }
             failed
         }
     };
+    if !markdown && (!missing.is_empty() || (with_records && rows_missing)) {
+        let claims: usize = missing.iter().map(|(h, _)| h.ids.len()).sum();
+        println!(
+            "\nNOT everything was checked: {} of the committed hunts ({claims} claims){} were \
+             skipped, their files not found",
+            missing.len(),
+            if with_records && rows_missing { " and the record rows" } else { "" }
+        );
+    }
     Ok(exit_code(failed))
 }
 
-/// The claims of `hunts` whose merged state is here (read relative to the current directory,
-/// like the records file), and for the others why not. An unreadable or corrupt state is a
-/// failed claim: the committed file does not hold what it should.
-fn read_hunts<'a>(hunts: &[&'a CommittedHunt]) -> (Vec<Claim>, Vec<(&'a CommittedHunt, String)>) {
+/// The claims of `hunts` whose merged state is in the `results` directory (their paths are
+/// given from the repository's root, `results/...`), and for the others why not. An unreadable or corrupt state is a failed
+/// claim: the committed file does not hold what it should.
+fn read_hunts<'a>(
+    hunts: &[&'a CommittedHunt],
+    results: Option<&Path>,
+) -> (Vec<Claim>, Vec<(&'a CommittedHunt, String)>) {
     let mut claims = Vec::new();
     let mut missing = Vec::new();
     for &hunt in hunts {
-        let read = crate::output::files::read_bounded(
-            Path::new(hunt.state),
-            crate::output::files::MAX_STATE_BYTES,
-        );
+        let Some(results) = results else {
+            missing.push((
+                hunt,
+                "no results directory (run from the repository's root, or pass --results DIR)"
+                    .to_string(),
+            ));
+            continue;
+        };
+        let path = results.join(hunt.state.strip_prefix("results/").unwrap_or(hunt.state));
+        let read = crate::output::files::read_bounded(&path, crate::output::files::MAX_STATE_BYTES);
         if let Ok(None) = read {
             missing.push((
                 hunt,
                 format!(
-                    "no {} here: the hunt is not finished and merged yet ({}), or this is not \
-                     the repository's root",
-                    hunt.state, hunt.command
+                    "no {}: the hunt is not finished and merged yet ({})",
+                    path.display(),
+                    hunt.command
                 ),
             ));
             continue;
@@ -155,9 +202,6 @@ fn read_hunts<'a>(hunts: &[&'a CommittedHunt]) -> (Vec<Claim>, Vec<(&'a Committe
     }
     (claims, missing)
 }
-
-/// The records file read when `--records` is not given.
-const DEFAULT_RECORDS: &str = "results/records.csv";
 
 /// Replays every record row and prints one line each; returns the number of failures.
 fn check_records(path: &Path, rows: &[(usize, RecordRow)], markdown: bool) -> usize {

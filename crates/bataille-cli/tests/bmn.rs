@@ -140,7 +140,7 @@ fn bad_input_is_a_usage_error() {
 fn explore_runs_through_the_harness() {
     let dir = std::env::temp_dir().join(format!("bmn-explore-{}", std::process::id()));
     let run = |extra: &[&str], out: &std::path::Path| {
-        let mut args = vec!["bmn", "explore", "--counts", "6,1,1,0,0", "--exhaustive", "--out"];
+        let mut args = vec!["bmn", "explore", "--exhaustive", "--out"];
         let out = out.to_str().unwrap().to_string();
         args.push(&out);
         args.extend_from_slice(extra);
@@ -151,13 +151,25 @@ fn explore_runs_through_the_harness() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         String::from_utf8_lossy(&o.stdout).into_owned()
     };
-    let out = run(&[], &dir.join("all"));
+    let out = run(&["--counts", "6,1,1,0,0"], &dir.join("small"));
     // 8 cards, 6 numerals, one J, one Q: 8!/6! = 56 arrangements, each a deal of its own.
     assert!(out.contains("deals:     56\n"), "{out}");
     assert!(out.contains("in all (both players)"), "{out}");
-    // Two shards merged give the files of the whole run.
+    // That deck is one work unit: it cannot be split in shards.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bataille"))
+        .args(["bmn", "explore", "--counts", "6,1,1,0,0", "--exhaustive", "--shard", "1/2"])
+        .arg("--out")
+        .arg(dir.join("refused"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("the run has 1 work unit, fewer than 2 shards"), "{err}");
+    // Two shards merged give the files of the whole run (a deck of three units).
+    run(&["--counts", "6,2,2,1,1"], &dir.join("all"));
     for k in 1..=2 {
-        run(&["--shard", &format!("{k}/2")], &dir.join(format!("s{k}")));
+        let shard = format!("{k}/2");
+        run(&["--counts", "6,2,2,1,1", "--shard", &shard], &dir.join(format!("s{k}")));
     }
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_bataille"))
         .args(["merge"])

@@ -177,7 +177,23 @@ fn verify_reads_the_committed_hunts() {
     std::fs::create_dir_all(&state).unwrap();
     let o = run(&dir);
     assert!(o.status.success(), "{}", stdout(&o));
-    assert!(stdout(&o).contains("(c4v4-natural: no results/hunts/c4v4-natural/state.txt here"));
+    let out = stdout(&o);
+    assert!(out.contains("SKIPPED c4v4-natural: no results/hunts/c4v4-natural/state.txt"), "{out}");
+    assert!(
+        out.contains("NOT everything was checked: 1 of the committed hunts (4 claims)"),
+        "{out}"
+    );
+    // Run from a directory without results, verify reads those of the checkout it was built
+    // from; `--results` names another, which must exist.
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let o = run(&elsewhere);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains("4 claims checked: 4 ok"), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("SKIPPED"), "{}", stdout(&o));
+    let o = verify(&elsewhere, &["--results", "missing", "--filter", "c4v4-natural-"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--results missing: not a directory"));
     let text = std::fs::read_to_string(format!("{root}/results/hunts/c4v4-natural/state.txt"));
     std::fs::write(state.join("state.txt"), text.unwrap().replacen("8545", "8546", 1)).unwrap();
     let o = run(&dir);

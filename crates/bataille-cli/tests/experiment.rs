@@ -77,13 +77,13 @@ fn small_run_is_thread_independent_and_feeds_records() {
     assert!(text(&o).contains("- records.csv: absent"), "{}", text(&o));
     fs::write(one.join("records.csv"), "c,v,method,tricks,cards,deal\n4,3,natural,9999,9999,x\n")
         .unwrap();
-    let o = bataille(&[
-        "experiment",
-        "run",
-        records.to_str().unwrap(),
-        "--results",
-        one.to_str().unwrap(),
-    ]);
+    // A second run does not replace the first one's results without --replace.
+    let again =
+        ["experiment", "run", records.to_str().unwrap(), "--results", one.to_str().unwrap()];
+    let o = bataille(&again);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("already holds results: pass --replace"), "{}", text(&o));
+    let o = bataille(&[&again[..], &["--replace"]].concat());
     assert!(o.status.success(), "{}", text(&o));
     let best = fs::read_to_string(one.join("records/best.csv")).unwrap();
     assert!(best.lines().any(|l| l.starts_with("4,3,natural,9999,9999,records.csv,x,")), "{best}");

@@ -113,7 +113,7 @@ fn sizes_beyond_their_limits_are_refused_before_any_work() {
     let dir = scratch!("sizes");
     let out = dir.join("out");
     let o = s(&out);
-    let search = ["records", "search", "-c", "4", "-v", "3", "--no-records", "--out", o];
+    let search = ["records", "search", "-c", "4", "-v", "3", "--out", o];
     refused(&[&search[..], &["--time", "1e20"]].concat(), &["--time", "1e20", "limit"]);
     refused(&[&search[..], &["--time", "NaN"]].concat(), &["--time"]);
     refused(
@@ -378,7 +378,7 @@ fn numeric_flags_at_their_limits() {
         values.push((x >> (x % 64)).to_string());
     }
     let explore = ["explore", "-c", "4", "-v", "3", "--exhaustive", "--threads", "1", "--out", o];
-    let search = ["records", "search", "-c", "4", "-v", "3", "--no-records", "--out", o];
+    let search = ["records", "search", "-c", "4", "-v", "3", "--out", o];
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (explore.to_vec(), "--top"),
         (explore.to_vec(), "--max-cycles"),

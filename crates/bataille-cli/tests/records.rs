@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use crate::support::{bataille, run_ok, text};
 
+/// A small search into `dir/name`; `extra` adds flags (`--records FILE` to append its rows).
 fn search(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     let out = dir.join(name);
-    let records = dir.join("records.csv");
     let mut args = vec![
         "records",
         "search",
@@ -22,8 +22,6 @@ fn search(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
         "500",
         "--seed",
         "9",
-        "--records",
-        records.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
     ];
@@ -35,13 +33,14 @@ fn search(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
 #[test]
 fn same_deals_whatever_the_threads_and_records_replay() {
     let dir = scratch!("threads");
-    let a = search(&dir, "one", &["--iterations", "3001", "--threads", "1"]);
-    let b = search(&dir, "two", &["--iterations", "3001", "--threads", "2"]);
+    let records = dir.join("records.csv");
+    let r = records.to_str().unwrap();
+    let a = search(&dir, "one", &["--iterations", "3001", "--threads", "1", "--records", r]);
+    let b = search(&dir, "two", &["--iterations", "3001", "--threads", "2", "--records", r]);
     for f in ["best.csv", "cycles.csv", "state.txt"] {
         assert_eq!(fs::read(a.join(f)).unwrap(), fs::read(b.join(f)).unwrap(), "{f}");
     }
     // Two runs, two rows each (best by tricks, best by cards), one header.
-    let records = dir.join("records.csv");
     let csv = fs::read_to_string(&records).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 5, "{csv}");
@@ -77,11 +76,11 @@ fn same_deals_whatever_the_threads_and_records_replay() {
 #[test]
 fn time_budget_replays_with_the_reported_iterations() {
     let dir = scratch!("time");
-    let a = search(&dir, "timed", &["--time", "0.3", "--no-records"]);
+    let a = search(&dir, "timed", &["--time", "0.3"]);
     let meta = fs::read_to_string(a.join("metadata.csv")).unwrap();
     let replay = meta.lines().find_map(|l| l.strip_prefix("replay,")).unwrap();
     let iterations = replay.rsplit(' ').next().unwrap();
-    let b = search(&dir, "replayed", &["--iterations", iterations, "--no-records"]);
+    let b = search(&dir, "replayed", &["--iterations", iterations]);
     assert_eq!(fs::read(a.join("best.csv")).unwrap(), fs::read(b.join("best.csv")).unwrap());
     assert!(!dir.join("records.csv").exists());
 }
@@ -103,7 +102,6 @@ fn loops_go_to_cycles_csv() {
         "2",
         "--epoch",
         "100",
-        "--no-records",
         "--out",
         out.to_str().unwrap(),
     ]);
@@ -122,13 +120,9 @@ fn checkpoint_and_resume() {
     let dir = scratch!("resume");
     let cp = dir.join("cp.txt");
     let cps = cp.to_str().unwrap();
-    let whole = search(&dir, "whole", &["--iterations", "2000", "--no-records"]);
-    search(&dir, "part", &["--iterations", "700", "--checkpoint", cps, "--no-records"]);
-    let resumed = search(
-        &dir,
-        "rest",
-        &["--iterations", "2000", "--checkpoint", cps, "--resume", "--no-records"],
-    );
+    let whole = search(&dir, "whole", &["--iterations", "2000"]);
+    search(&dir, "part", &["--iterations", "700", "--checkpoint", cps]);
+    let resumed = search(&dir, "rest", &["--iterations", "2000", "--checkpoint", cps, "--resume"]);
     assert_eq!(
         fs::read(whole.join("state.txt")).unwrap(),
         fs::read(resumed.join("state.txt")).unwrap()
@@ -145,7 +139,6 @@ fn checkpoint_and_resume() {
         "10",
         "--checkpoint",
         cps,
-        "--no-records",
         "--out",
         dir.join("x").to_str().unwrap(),
     ]);
@@ -274,11 +267,11 @@ fn extend_appends_replayable_longer_deals() {
 #[test]
 fn extend_refuses_loops_random_and_bad_deals() {
     for args in [
-        &["records", "extend", "[5, 3] / [2, 4, 1]", "--no-records"][..],
-        &["records", "extend", "1,2/3,4", "-m", "random", "--no-records"],
-        &["records", "extend", "1,2/3,3", "--no-records"],
-        &["records", "extend", "1,2/3,4", "--budget", "0", "--no-records"],
-        &["records", "extend", "1,2/3,4", "-m", "sideways", "--no-records"],
+        &["records", "extend", "[5, 3] / [2, 4, 1]"][..],
+        &["records", "extend", "1,2/3,4", "-m", "random"],
+        &["records", "extend", "1,2/3,3"],
+        &["records", "extend", "1,2/3,4", "--budget", "0"],
+        &["records", "extend", "1,2/3,4", "-m", "sideways"],
     ] {
         let o = bataille(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));

@@ -42,7 +42,7 @@ impl Duel {
 /// Runs the duels.
 pub fn run(
     d: &Duels,
-    settings: &Settings,
+    settings: &Settings<'_>,
     log: &mut dyn FnMut(&str),
 ) -> Result<Output, ExperimentError> {
     let mut duels = Vec::new();
@@ -56,8 +56,7 @@ pub fn run(
                     "C={} V={v} {first} vs {second}: {} random deals",
                     d.colours, d.deals
                 ));
-                let stats =
-                    search(&game, Mode::Random { deals: d.deals }, d.seed, 1, settings.threads)?;
+                let stats = search(&game, Mode::Random { deals: d.deals }, d.seed, 1, settings)?;
                 duels.push(Duel { values: v, first, second, stats });
             }
         }

@@ -47,9 +47,9 @@ impl Exact {
 pub fn exact_mean(
     spec: DeckSpec,
     method: Method,
-    threads: usize,
+    settings: &Settings<'_>,
 ) -> Result<Exact, ExperimentError> {
-    Ok(exhaustive(spec, method, 1, threads)?.0)
+    Ok(exhaustive(spec, method, 1, settings)?.0)
 }
 
 /// [`exact_mean`] and the exhaustive run's aggregates, keeping the `top` longest games.
@@ -57,11 +57,11 @@ fn exhaustive(
     spec: DeckSpec,
     method: Method,
     top: usize,
-    threads: usize,
+    settings: &Settings<'_>,
 ) -> Result<(Exact, Stats), ExperimentError> {
     let methods = Methods::both(method);
     let game = Bataille::new(spec, methods, Limits::DETERMINISTIC);
-    let stats = search(&game, Mode::Exhaustive, 0, top, threads)?;
+    let stats = search(&game, Mode::Exhaustive, 0, top, settings)?;
     let k = if game.reduces_by_swap() { 2 } else { 1 };
     let mut exact = Exact {
         deals: u128::from(stats.deals) * k,
@@ -192,7 +192,7 @@ fn fmt(x: Option<f64>, decimals: usize) -> String {
 /// Runs the table.
 pub fn run(
     d: &Durations,
-    settings: &Settings,
+    settings: &Settings<'_>,
     log: &mut dyn FnMut(&str),
 ) -> Result<Output, ExperimentError> {
     let mut cells = Vec::new();
@@ -208,7 +208,7 @@ pub fn run(
                 && Arrangements::new(&spec.sorted_deck()).count().is_some_and(|n| n <= d.exact)
             {
                 log(&format!("C={} V={v} {method}: exact mean over all deals", d.colours));
-                let (e, s) = exhaustive(spec, method, 3, settings.threads)?;
+                let (e, s) = exhaustive(spec, method, 3, settings)?;
                 (Some(e), Some(s))
             } else {
                 (None, None)
@@ -222,8 +222,7 @@ pub fn run(
                 let game =
                     Bataille::with_convention(spec, methods, Limits::default_for(methods), rc);
                 log(&format!("{}: {} random deals", game.identity(), d.deals));
-                let stats =
-                    search(&game, Mode::Random { deals: d.deals }, d.seed, 3, settings.threads)?;
+                let stats = search(&game, Mode::Random { deals: d.deals }, d.seed, 3, settings)?;
                 cells.push(Cell {
                     values: v,
                     method,
@@ -458,7 +457,7 @@ mod tests {
             let spec = DeckSpec::new(c, v).unwrap();
             for m in [Method::Natural, Method::Optimized] {
                 assert_eq!(
-                    exact_mean(spec, m, 2).unwrap(),
+                    exact_mean(spec, m, &Settings::new(2)).unwrap(),
                     brute_force(spec, m),
                     "C={c} V={v} {m}"
                 );

@@ -15,7 +15,7 @@
 //!     "table = durations\ncolours = 1\nvalues = 2, 4\nmethods = natural\ndeals = 1000\nexact = 100",
 //! )
 //! .unwrap();
-//! let out = run(&recipe, &Settings { threads: 1 }, &mut |_| {}).unwrap();
+//! let out = run(&recipe, &Settings::new(1), &mut |_| {}).unwrap();
 //! let csv = String::from_utf8(out.file("durations.csv").unwrap().to_vec()).unwrap();
 //! // C=1 V=2: every game is one trick, one card each; V=4 exactly 10/3 over all deals.
 //! assert!(csv.lines().nth(1).unwrap().contains(",1.0000,"));
@@ -35,9 +35,10 @@
 
 use std::sync::atomic::AtomicBool;
 
+use bataille_engine::{DeckSpec, Limits, Methods};
 use bataille_search::arrangement::TooManyArrangements;
 use bataille_search::stats::Stats;
-use bataille_search::{Bataille, Mode, Options, Plan, RunError, Shard, Silent, explore};
+use bataille_search::{Bataille, Mode, Options, Plan, Progress, RunError, Shard, Silent, explore};
 
 pub mod duels;
 pub mod durations;
@@ -70,10 +71,25 @@ impl Percent {
 }
 
 /// How to run.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Settings {
+#[derive(Clone, Copy)]
+pub struct Settings<'a> {
     /// Worker threads (0: one per core). Never changes a result.
     pub threads: usize,
+    /// Where the progress of each cell's run goes.
+    pub progress: &'a dyn Progress,
+}
+
+impl std::fmt::Debug for Settings<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings").field("threads", &self.threads).finish_non_exhaustive()
+    }
+}
+
+impl Settings<'static> {
+    /// `threads` workers, no progress shown.
+    pub fn new(threads: usize) -> Settings<'static> {
+        Settings { threads, progress: &Silent }
+    }
 }
 
 /// The files of a table, to be written under its results folder, and a Markdown summary.
@@ -129,7 +145,7 @@ pub enum ExperimentError {
 /// read files and go through [`records::run`] and [`rates::run`].
 pub fn run(
     recipe: &Recipe,
-    settings: &Settings,
+    settings: &Settings<'_>,
     log: &mut dyn FnMut(&str),
 ) -> Result<Output, ExperimentError> {
     match recipe {
@@ -139,19 +155,69 @@ pub fn run(
     }
 }
 
-/// One run of the search harness, the whole plan on `threads` workers.
+/// One run of the search harness, the whole plan on the settings' workers, its progress shown.
 fn search(
     game: &Bataille,
     mode: Mode,
     seed: u64,
     top: usize,
-    threads: usize,
+    settings: &Settings<'_>,
 ) -> Result<Stats, ExperimentError> {
     let plan = Plan::new(game, mode, seed, top)?;
     let stop = AtomicBool::new(false);
-    let options = Options { threads, ..Options::default() };
-    let ended = explore(game, &plan, Shard::WHOLE, None, &options, &Silent, &stop)?;
+    let options = Options { threads: settings.threads, ..Options::default() };
+    let ended = explore(game, &plan, Shard::WHOLE, None, &options, settings.progress, &stop)?;
     Ok(ended.state.stats)
+}
+
+/// About how many seconds `recipe` takes on `threads` workers (0: `cores`): the speed of each
+/// cell measured on a short sample of its deals, over its random and exhaustive deals. `None`
+/// for the tables that read files.
+pub fn estimated_seconds(
+    recipe: &Recipe,
+    threads: usize,
+    sample: std::time::Duration,
+) -> Option<f64> {
+    let workers = threads.max(1) as f64;
+    let time =
+        |game: &Bataille, deals: f64| deals / bataille_search::sample_speed(game, sample) / workers;
+    match recipe {
+        Recipe::Durations(d) => {
+            let mut secs = 0.0;
+            for &v in &d.values {
+                let spec = DeckSpec::new(d.colours, v).expect("validated by the recipe");
+                for &m in &d.methods {
+                    let methods = Methods::both(m);
+                    let game = Bataille::new(spec, methods, Limits::default_for(methods));
+                    let cells = if m.is_deterministic() { 1.0 } else { d.conventions.len() as f64 };
+                    secs += cells * time(&game, d.deals as f64);
+                    let arrangements =
+                        bataille_search::arrangement::Arrangements::new(&spec.sorted_deck())
+                            .count()
+                            .unwrap_or(u128::MAX);
+                    if m.is_deterministic() && arrangements <= d.exact {
+                        secs += time(&game, arrangements as f64 / 2.0);
+                    }
+                }
+            }
+            Some(secs)
+        }
+        Recipe::Duels(d) => {
+            let mut secs = 0.0;
+            for &v in &d.values {
+                let spec = DeckSpec::new(d.colours, v).expect("validated by the recipe");
+                for &first in &d.methods {
+                    for &second in d.methods.iter().filter(|&&m| m != first) {
+                        let methods = Methods::new(first, second);
+                        let game = Bataille::new(spec, methods, Limits::default_for(methods));
+                        secs += time(&game, d.deals as f64);
+                    }
+                }
+            }
+            Some(secs)
+        }
+        Recipe::Records(_) | Recipe::LoopRates(_) => None,
+    }
 }
 
 fn csv_bytes(rows: &[Vec<String>]) -> Result<Vec<u8>, csv::Error> {
@@ -173,8 +239,8 @@ mod tests {
     #[test]
     fn same_seed_same_bytes_whatever_the_threads() {
         let recipe = Recipe::parse(SMALL).unwrap();
-        let one = run(&recipe, &Settings { threads: 1 }, &mut |_| {}).unwrap();
-        let two = run(&recipe, &Settings { threads: 2 }, &mut |_| {}).unwrap();
+        let one = run(&recipe, &Settings::new(1), &mut |_| {}).unwrap();
+        let two = run(&recipe, &Settings::new(2), &mut |_| {}).unwrap();
         assert_eq!(one.files, two.files);
         let names: Vec<&str> = one.files.iter().map(|f| f.0.as_str()).collect();
         assert_eq!(
@@ -189,22 +255,20 @@ mod tests {
             ]
         );
         // Another seed draws other deals.
-        let other =
-            run(&recipe.clone().with_deals(3001), &Settings { threads: 2 }, &mut |_| {}).unwrap();
+        let other = run(&recipe.clone().with_deals(3001), &Settings::new(2), &mut |_| {}).unwrap();
         assert_ne!(one.file("durations.csv"), other.file("durations.csv"));
         let duels = Recipe::parse(
             "table = duels\ncolours = 4\nvalues = 3\nmethods = natural, random\ndeals = 2000",
         )
         .unwrap();
-        let a = run(&duels, &Settings { threads: 1 }, &mut |_| {}).unwrap();
-        let b = run(&duels, &Settings { threads: 2 }, &mut |_| {}).unwrap();
+        let a = run(&duels, &Settings::new(1), &mut |_| {}).unwrap();
+        let b = run(&duels, &Settings::new(2), &mut |_| {}).unwrap();
         assert_eq!(a.files, b.files);
     }
 
     #[test]
     fn small_table_contents() {
-        let out =
-            run(&Recipe::parse(SMALL).unwrap(), &Settings { threads: 2 }, &mut |_| {}).unwrap();
+        let out = run(&Recipe::parse(SMALL).unwrap(), &Settings::new(2), &mut |_| {}).unwrap();
         let text = String::from_utf8(out.file("durations.csv").unwrap().to_vec()).unwrap();
         let mut r = csv::Reader::from_reader(text.as_bytes());
         let rows: Vec<csv::StringRecord> = r.records().map(|r| r.unwrap()).collect();

@@ -420,7 +420,17 @@ impl Reader {
             (None, None) => return Err(RecipeError::Missing { key }),
         };
         let mut out = Vec::new();
-        for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        // An empty list is allowed (`histograms =`); an empty item between commas is not.
+        let items: Vec<&str> = text.split(',').map(str::trim).collect();
+        if items.len() > 1 && items.iter().any(|s| s.is_empty()) {
+            return Err(RecipeError::Value {
+                line,
+                key: key.into(),
+                value: text.into(),
+                expected: "a comma-separated list with an item between every two commas".into(),
+            });
+        }
+        for item in items.into_iter().filter(|s| !s.is_empty()) {
             let v = parse(item).map_err(|expected| RecipeError::Value {
                 line,
                 key: key.into(),
@@ -496,7 +506,12 @@ mod tests {
         check("", "missing key `table`");
         check(
             "table = sums",
-            "line 1: invalid table \"sums\": expected durations, duels or records",
+            "line 1: invalid table \"sums\": expected durations, duels, records or loop-rates",
+        );
+        check(
+            &format!("{head}values = 3,,4\nmethods = natural"),
+            "line 3: invalid values \"3,,4\": a comma-separated list with an item between every \
+             two commas",
         );
         check("table durations", "line 1: expected `key = value`, got \"table durations\"");
         check(

@@ -101,6 +101,11 @@ pub enum FieldError {
     /// An unknown method name.
     #[error(transparent)]
     Methods(#[from] MethodError),
+    /// A random method: a random game has no fixed length to record or replay.
+    #[error(
+        "records are for deterministic methods, not {0}: a game stacked at random has no fixed length"
+    )]
+    Random(String),
     /// An unknown measure name.
     #[error(transparent)]
     Measure(#[from] MeasureError),
@@ -179,6 +184,9 @@ fn parse_row(rec: &csv::StringRecord) -> Result<RecordRow, FieldError> {
         })
     };
     let methods: Methods = field(2).parse()?;
+    if !methods.is_deterministic() {
+        return Err(FieldError::Random(methods.to_string()));
+    }
     let deal: Position =
         field(6).parse().map_err(|error| FieldError::Deal { text: field(6).to_string(), error })?;
     let measure: Measure = field(3).parse()?;

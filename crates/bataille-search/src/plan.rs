@@ -124,8 +124,21 @@ impl RunKey {
     }
 }
 
-/// Random deals per unit: fixed, so a larger budget with the same seed extends a smaller one.
+/// Random deals per unit for decks of up to 64 cards: fixed, so a larger budget with the same
+/// seed extends a smaller one.
 pub const RANDOM_UNIT: u64 = 1 << 14;
+
+/// Random deals per unit for a deck of `cards`: [`RANDOM_UNIT`] up to 64 cards; fewer for the
+/// larger decks, whose games are much longer (a C=1 V=255 deal plays for milliseconds), so that
+/// a unit stays well under a second of work and an interrupted run loses little. A function of
+/// the deck alone, never of the machine: the deals of a seed are the same everywhere.
+pub fn random_unit(cards: usize) -> u64 {
+    match cards {
+        0..=64 => RANDOM_UNIT,
+        65..=128 => 1 << 10,
+        _ => 1 << 6,
+    }
+}
 /// Smallest number of arrangement ranks per exhaustive unit.
 pub const EXHAUSTIVE_UNIT: u64 = 1 << 16;
 /// Exhaustive units are made larger for huge decks so that there are at most about this many
@@ -156,7 +169,7 @@ impl Plan {
         top: usize,
     ) -> Result<Plan, TooManyArrangements> {
         let unit_size = match mode {
-            Mode::Random { .. } => RANDOM_UNIT,
+            Mode::Random { .. } => random_unit(game.deck().len()),
             Mode::Exhaustive => {
                 let arr = Arrangements::new(game.deck());
                 let space = arr

@@ -294,8 +294,19 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
     let mut t = String::new();
     let _ = writeln!(t, "{} — {} (seed {})", state.key.game, state.key.mode, state.key.seed);
     if !state.is_complete() {
-        let _ =
-            writeln!(t, "units:     {} of {} done (incomplete)", state.done.len(), state.key.units);
+        let (done, units) = (state.done.len(), state.key.units);
+        let line = match state.done.shard().filter(|s| s.count() > 1) {
+            Some(shard) if shard.units(units) == done => format!(
+                "units:     shard {shard} complete: {done} of the run's {units} units (merge the \
+                 shards for the whole run)"
+            ),
+            Some(shard) => format!(
+                "units:     {done} of the {} units of shard {shard} done (INCOMPLETE)",
+                shard.units(units)
+            ),
+            None => format!("units:     {done} of {units} done (INCOMPLETE)"),
+        };
+        let _ = writeln!(t, "{line}");
     }
     let _ = writeln!(t, "deals:     {}", s.deals);
     let _ = writeln!(

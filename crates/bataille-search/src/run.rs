@@ -6,7 +6,8 @@
 //! reduced when the batch ends, and the batch's units are marked done. Between batches the
 //! state is consistent (every done unit fully counted, no other), which is when a checkpoint is
 //! offered and the stop request is honoured. The stop request is also polled inside a unit,
-//! every [`STOP_POLL`] deals: a worker that sees it abandons its unit, and with it everything it
+//! every deal of a random unit, every [`STOP_POLL`] deals of an exhaustive one: a worker that sees
+//! it abandons its unit, and with it everything it
 //! folded in this batch (its units stay pending and are played again on resume, so a result
 //! never counts part of a unit). An interrupted batch thus ends within a fraction of a second
 //! whatever the size of the units.
@@ -222,7 +223,8 @@ struct Fold<W> {
     whole: bool,
 }
 
-/// Deals played between two looks at the stop request inside a unit (a few milliseconds).
+/// Exhaustive deals played between two looks at the stop request inside a unit (a few
+/// milliseconds); random deals look at it every deal.
 pub const STOP_POLL: u64 = 1 << 12;
 
 /// Plays unit `u` into `stats`. The same unit always plays the same deals with the same random
@@ -232,7 +234,8 @@ pub fn run_unit<G: DealGame>(game: &G, plan: &Plan, u: u64, w: &mut G::Worker, s
     debug_assert!(whole);
 }
 
-/// [`run_unit`], abandoned when `stop` is set (polled every [`STOP_POLL`] deals): returns
+/// [`run_unit`], abandoned when `stop` is set (polled every random deal, every [`STOP_POLL`]
+/// exhaustive deals): returns
 /// whether the unit was played whole. An abandoned unit has added part of its deals to
 /// `stats`, which the caller must then discard.
 pub fn run_unit_until<G: DealGame>(
@@ -246,10 +249,17 @@ pub fn run_unit_until<G: DealGame>(
     let (start, end) = plan.unit_range(u);
     let mut rng = plan.unit_rng(u);
     let mut batch = Batch { size: game.batch(), staged: 0 };
+    // Exhaustive deals are small decks' (a few hundred nanoseconds each); a random deal is
+    // drawn and may be a long game (milliseconds for the largest decks): it looks at the
+    // request every time, so that stopping takes about one game whatever the deck.
+    let every = match plan.key().mode {
+        Mode::Exhaustive => STOP_POLL,
+        Mode::Random { .. } => 1,
+    };
     let mut polls = 0u64;
     let mut stopped = || {
         polls += 1;
-        polls.is_multiple_of(STOP_POLL) && stop.load(Ordering::Relaxed)
+        polls.is_multiple_of(every) && stop.load(Ordering::Relaxed)
     };
     match plan.key().mode {
         Mode::Exhaustive => {

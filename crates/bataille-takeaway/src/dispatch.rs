@@ -44,6 +44,18 @@ pub enum DispatchError {
     /// The generic solver gave up.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// The generic solver would have too many positions to solve: refused before any work.
+    #[error(
+        "the generic solver (--brute-force) would have up to {positions} positions to solve from \
+         here, more than its limit of {limit}: leave out --brute-force (the closed form or table \
+         answers it), or take a smaller position"
+    )]
+    BruteTooLarge {
+        /// The bound on the positions below the one asked about.
+        positions: u128,
+        /// [`BRUTE_LIMIT`].
+        limit: usize,
+    },
 }
 
 /// A game with a faster answer than the generic solver: a closed form, or a table of every
@@ -66,6 +78,11 @@ pub trait FastAnswer: Game + Copy {
 
     /// Whether no object is left at `p`.
     fn is_over(p: &Self::Position) -> bool;
+
+    /// An upper bound on the positions the generic solver may meet from `p` (it bounds the
+    /// moves of any one of them too), computed without playing: the generic solver is refused
+    /// before any work where it exceeds [`BRUTE_LIMIT`].
+    fn brute_positions(&self, p: &Self::Position) -> u128;
 }
 
 /// Answers the positions of one game `G`: by its [`FastAnswer`], or by the generic solver.
@@ -111,7 +128,13 @@ impl<G: FastAnswer> Engine<G> {
     pub fn winning(&self, p: &G::Position) -> Result<Vec<MoveTo<G>>, DispatchError> {
         match self {
             Engine::Fast(fast) => G::fast_winning(fast, p).ok_or(DispatchError::BeyondTable),
-            Engine::Brute(game) => Ok(Solver::with_limit(game, BRUTE_LIMIT).winning_moves(p)?),
+            Engine::Brute(game) => {
+                let positions = game.brute_positions(p);
+                if positions > BRUTE_LIMIT as u128 {
+                    return Err(DispatchError::BruteTooLarge { positions, limit: BRUTE_LIMIT });
+                }
+                Ok(Solver::with_limit(game, BRUTE_LIMIT).winning_moves(p)?)
+            }
         }
     }
 }
@@ -123,6 +146,10 @@ fn heap_u32(size: u64) -> Result<u32, DispatchError> {
 
 impl FastAnswer for Nim {
     type Fast = Nim;
+
+    fn brute_positions(&self, p: &Vec<u64>) -> u128 {
+        p.iter().fold(1u128, |n, &h| n.saturating_mul(u128::from(h) + 1))
+    }
 
     fn fast(self, _size: u64) -> Result<Nim, DispatchError> {
         Ok(self)
@@ -148,6 +175,10 @@ impl FastAnswer for Nim {
 impl FastAnswer for Subtraction {
     type Fast = Subtraction;
 
+    fn brute_positions(&self, p: &u64) -> u128 {
+        u128::from(*p) + 1
+    }
+
     fn fast(self, _size: u64) -> Result<Subtraction, DispatchError> {
         Ok(self)
     }
@@ -171,6 +202,12 @@ impl FastAnswer for Subtraction {
 
 impl FastAnswer for MatchGame {
     type Fast = MatchTable;
+
+    fn brute_positions(&self, p: &MatchPos) -> u128 {
+        // (matches left, previous take), each at most the matches.
+        let n = u128::from(p.left.max(p.prev)) + 1;
+        n * n
+    }
 
     fn fast(self, size: u64) -> Result<MatchTable, DispatchError> {
         Ok(MatchTable::new(self, heap_u32(size)?)?)
@@ -196,6 +233,11 @@ impl FastAnswer for MatchGame {
 
 impl FastAnswer for TwoHeapGame {
     type Fast = TwoHeapTable;
+
+    fn brute_positions(&self, p: &TwoHeapPos) -> u128 {
+        let (a, b) = (u128::from(p.a) + 1, u128::from(p.b) + 1);
+        a * b * (a.max(b).max(u128::from(p.prev) + 1))
+    }
 
     fn fast(self, size: u64) -> Result<TwoHeapTable, DispatchError> {
         Ok(TwoHeapTable::new(self, heap_u32(size)?)?)

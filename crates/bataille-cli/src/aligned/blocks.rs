@@ -15,7 +15,7 @@ use bataille_engine::{Card, Limits, Method, Methods, NoRandom, Outcome, Position
 use bataille_search::Shard;
 use clap::Args;
 
-use crate::output::{prepare_outputs, write_atomic};
+use crate::output::{prepare_file_output, write_atomic};
 
 /// Flags of `bataille aligned blocks`.
 #[derive(Debug, Args)]
@@ -94,24 +94,28 @@ pub(crate) fn cpu_seconds() -> f64 {
 pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
     let spec = BlocksSpec::new(args.cards, args.max_multiplicity, args.max_rounds)?;
     let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let units = BlocksState::new(spec, Shard::WHOLE).units;
+    if shard.count() > units {
+        bail!(
+            "--shard {shard}: the search of {} cards has {units} units, fewer than {} shards",
+            spec.cards(),
+            shard.count()
+        );
+    }
     // The output is one file: its directory may hold others (the catalogue of each size), but
     // a finished catalogue is not replaced silently.
-    let dir = match &args.out {
-        Some(out) => {
-            if out.exists() && !args.resume {
-                bail!(
-                    "{} already exists: remove it first, or pass --resume with the checkpoint of \
-                     the run that writes it",
-                    out.display()
-                );
-            }
-            out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
-        }
-        None => Path::new("."),
-    };
-    prepare_outputs(args.checkpoint.as_deref(), args.resume, dir, true, &|_| true)?;
-    fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create the output directory {}", dir.display()))?;
+    if let Some(out) = &args.out
+        && out.exists()
+        && !args.resume
+    {
+        bail!(
+            "{} already exists: remove it first, or pass --resume with the checkpoint of the \
+             run that writes it",
+            out.display()
+        );
+    }
+    let _outputs =
+        prepare_file_output(args.out.as_deref(), args.checkpoint.as_deref(), args.resume)?;
     let merging = !args.merge.is_empty();
     let mut state = match (&args.checkpoint, args.resume) {
         _ if merging => merge_states(&args.merge, spec)?,

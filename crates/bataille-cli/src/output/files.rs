@@ -8,7 +8,7 @@
 //! only written into when they are this run's own (`--resume`) or with `--replace`.
 
 use std::fs;
-use std::io::Write as _;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -107,9 +107,12 @@ impl OutputFiles {
 
     /// Writes every file: all the temporary files first, then the renames, so that a failure
     /// (a full disk) leaves the directory's old files, no temporary file, and an error naming
-    /// the file. The output files of other runs' kinds (in [`OUTPUT_NAMES`]) that this run does
-    /// not write are removed, so that the directory holds one run's results.
+    /// the file. When the directory held a bataille run's results (its `metadata.csv` names a
+    /// `bataille` command), the output files of other runs' kinds (in [`OUTPUT_NAMES`]) that
+    /// this run does not write are removed, so that the directory holds one run's results;
+    /// files of any other origin are left alone.
     pub(crate) fn commit(self) -> Result<()> {
+        let ours = is_ours(&self.dir);
         let created = !self.dir.exists();
         fs::create_dir_all(&self.dir).with_context(|| {
             format!("cannot create the output directory {}", self.dir.display())
@@ -142,8 +145,8 @@ impl OutputFiles {
             }
         }
         sync_dir(&self.dir.join("x"));
-        for stale in OUTPUT_NAMES {
-            if !self.files.iter().any(|(name, _)| *name == stale) {
+        for stale in OUTPUT_NAMES.iter().filter(|_| ours) {
+            if !self.files.iter().any(|(name, _)| name == stale) {
                 let path = self.dir.join(stale);
                 if path.is_file() {
                     fs::remove_file(&path)
@@ -155,19 +158,123 @@ impl OutputFiles {
     }
 }
 
-/// Checks the output paths of a long run before any work. A checkpoint that exists is only
-/// continued with `--resume`, and its directory must exist. The output directory, when it
-/// holds files (the checkpoint aside), must be this run's own (`resume` and `own` says so) or
-/// `replace` must be given; when missing, it must be possible to create it (it is created by
-/// [`OutputFiles::commit`]).
+/// Whether `dir` holds the results of a bataille run: its `metadata.csv` names a `bataille`
+/// command.
+fn is_ours(dir: &Path) -> bool {
+    let Ok(Some(text)) = read_bounded(&dir.join("metadata.csv"), 1 << 20) else { return false };
+    text.lines().any(|l| l.starts_with("command,bataille ") || l.starts_with("command,\"bataille "))
+}
+
+/// The lock file a run keeps in its output directory (and beside its checkpoint, with the
+/// checkpoint's name) while it runs; removed when it ends.
+pub(crate) const LOCK_NAME: &str = ".bataille.lock";
+
+/// The outputs of a run, checked, created and locked before its first deal: held until the
+/// run ends. Two runs never write the same output directory or checkpoint: the second is
+/// refused before any work, with the first one's pid. On drop the lock files are removed, and
+/// an output directory the run created is removed again when it holds nothing else (a run
+/// refused or failed before its results leaves nothing behind).
+#[derive(Debug)]
+#[must_use = "the outputs stay locked only while this value lives"]
+pub(crate) struct Outputs {
+    locks: Vec<Lock>,
+    created: Option<PathBuf>,
+}
+
+impl Drop for Outputs {
+    fn drop(&mut self) {
+        self.locks.clear();
+        if let Some(dir) = &self.created {
+            // Only an empty directory is removed.
+            let _ = fs::remove_dir(dir);
+        }
+    }
+}
+
+/// An exclusive lock (`flock`) on a lock file, which holds the pid of its run.
+#[derive(Debug)]
+struct Lock {
+    _file: fs::File,
+    path: PathBuf,
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.path);
+    }
+}
+
+impl Lock {
+    /// Locks `path` (created if needed) for this process, or says which run holds it: `what`
+    /// names the locked thing in the message.
+    fn take(path: &Path, what: &str) -> Result<Lock> {
+        use std::io::{Read as _, Seek as _};
+        let mut file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .with_context(|| format!("cannot write {what}: cannot create {}", path.display()))?;
+        if !try_lock(&file) {
+            let mut pid = String::new();
+            let _ = file.read_to_string(&mut pid);
+            let pid = pid.trim();
+            let who = if pid.is_empty() { String::new() } else { format!(" (pid {pid})") };
+            bail!(
+                "{what} is in use by another bataille run{who}: wait for it to end, or choose \
+                 another"
+            );
+        }
+        let _ = file.set_len(0);
+        let _ = file.rewind();
+        let _ = writeln!(file, "{}", std::process::id());
+        Ok(Lock { _file: file, path: path.to_path_buf() })
+    }
+}
+
+/// Takes an exclusive `flock` on `file` without waiting: whether it is ours.
+fn try_lock(file: &fs::File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd as _;
+        // SAFETY: the descriptor is open for the duration of the call; flock only reads it.
+        unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        true
+    }
+}
+
+/// `path` with `.lock` appended: the lock beside a checkpoint.
+fn lock_beside(path: &Path) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(".lock");
+    PathBuf::from(p)
+}
+
+/// Checks the output paths of a long run before any work, creates the output directory and
+/// locks it and the checkpoint ([`Outputs`], to keep until the run ends). A checkpoint that
+/// exists is only continued with `--resume`, its directory must exist, and it cannot be the
+/// output directory itself. The output directory, when it holds files (the checkpoint aside),
+/// must be this run's own (`resume` and `own` says so) or `replace` must be given.
 pub(crate) fn prepare_outputs(
     checkpoint: Option<&Path>,
     resume: bool,
     out: &Path,
     replace: bool,
     own: &dyn Fn(&Path) -> bool,
-) -> Result<()> {
+) -> Result<Outputs> {
     if let Some(path) = checkpoint {
+        if path.is_dir() || same_path(path, out) {
+            bail!(
+                "the checkpoint {} is {}: a checkpoint is a file of its own",
+                path.display(),
+                if path.is_dir() { "a directory" } else { "the output directory" }
+            );
+        }
         if !resume && path.exists() {
             bail!(
                 "the checkpoint {} already exists: pass --resume to continue it, or remove it",
@@ -188,24 +295,19 @@ pub(crate) fn prepare_outputs(
         bail!("the output {} is not a directory", out.display());
     }
     if out.is_dir() && !replace {
-        // The checkpoint (and its temporary file) may live in the output directory.
-        let checkpoint_names: Vec<std::ffi::OsString> = checkpoint
-            .filter(|c| c.parent().is_some_and(|p| same_dir(p, out)))
-            .into_iter()
-            .flat_map(|c| {
-                [
-                    c.file_name().map(|n| n.to_owned()),
-                    temporary(c).file_name().map(|n| n.to_owned()),
-                ]
-            })
-            .flatten()
-            .collect();
+        // The checkpoint (its temporary file, its lock) may live in the output directory.
+        let mut ignored: Vec<std::ffi::OsString> = vec![LOCK_NAME.into()];
+        if let Some(c) = checkpoint.filter(|c| c.parent().is_some_and(|p| same_dir(p, out))) {
+            for p in [c.to_path_buf(), temporary(c), lock_beside(c)] {
+                ignored.extend(p.file_name().map(|n| n.to_owned()));
+            }
+        }
         let mut others = Vec::new();
         for entry in fs::read_dir(out)
             .with_context(|| format!("cannot read the output directory {}", out.display()))?
         {
             let name = entry?.file_name();
-            if !checkpoint_names.contains(&name) {
+            if !ignored.contains(&name) {
                 others.push(name.to_string_lossy().into_owned());
             }
         }
@@ -226,23 +328,72 @@ pub(crate) fn prepare_outputs(
             );
         }
     }
-    if !out.exists() {
-        // Created with the results (so that a refusal or a failure leaves nothing), but
-        // checked now: its nearest existing ancestor must let us create it.
-        let mut ancestor = out.parent();
-        while let Some(a) = ancestor.filter(|a| !a.as_os_str().is_empty() && !a.exists()) {
-            ancestor = a.parent();
+    let created = (!out.exists()).then(|| out.to_path_buf());
+    fs::create_dir_all(out)
+        .with_context(|| format!("cannot create the output directory {}", out.display()))?;
+    let mut outputs = Outputs { locks: Vec::new(), created };
+    let what = format!("the output directory {}", out.display());
+    outputs.locks.push(Lock::take(&out.join(LOCK_NAME), &what)?);
+    if let Some(path) = checkpoint {
+        let what = format!("the checkpoint {}", path.display());
+        outputs.locks.push(Lock::take(&lock_beside(path), &what)?);
+    }
+    Ok(outputs)
+}
+
+/// Checks and locks, before any work, the one output file of a command (none for standard
+/// output) and its checkpoint: the file's directory must exist and be writable (its lock file
+/// is created there, beside it), and a checkpoint is treated as by [`prepare_outputs`].
+pub(crate) fn prepare_file_output(
+    out: Option<&Path>,
+    checkpoint: Option<&Path>,
+    resume: bool,
+) -> Result<Outputs> {
+    let mut outputs = Outputs { locks: Vec::new(), created: None };
+    if let Some(path) = out {
+        if path.is_dir() {
+            bail!("cannot write {}: it is a directory", path.display());
         }
-        let ancestor = ancestor.filter(|a| !a.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        if !ancestor.is_dir() || !writable(ancestor) {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        if !dir.is_dir() {
             bail!(
-                "cannot create the output directory {}: {} is not a writable directory",
-                out.display(),
-                ancestor.display()
+                "cannot write {}: the directory {} does not exist",
+                path.display(),
+                dir.display()
             );
         }
+        outputs.locks.push(Lock::take(&lock_beside(path), &path.display().to_string())?);
+        // The file itself must be writable (a read-only file in a writable directory).
+        let tmp = temporary(path);
+        fs::File::create(&tmp).with_context(|| format!("cannot write {}", path.display()))?;
+        let _ = fs::remove_file(&tmp);
     }
-    Ok(())
+    if let Some(path) = checkpoint {
+        if out.is_some_and(|o| same_path(o, path)) {
+            bail!(
+                "the checkpoint {} is the output file: give them different names",
+                path.display()
+            );
+        }
+        if !resume && path.exists() {
+            bail!(
+                "the checkpoint {} already exists: pass --resume to continue it, or remove it",
+                path.display()
+            );
+        }
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        if !dir.is_dir() {
+            bail!("cannot write the checkpoint: the directory {} does not exist", dir.display());
+        }
+        let what = format!("the checkpoint {}", path.display());
+        outputs.locks.push(Lock::take(&lock_beside(path), &what)?);
+    }
+    Ok(outputs)
+}
+
+/// Whether `a` and `b` name the same existing file or directory, or the same path.
+fn same_path(a: &Path, b: &Path) -> bool {
+    a == b || fs::canonicalize(a).ok().is_some_and(|x| fs::canonicalize(b).ok() == Some(x))
 }
 
 /// Refuses a file the user gave (`flag`, e.g. the records file) that the results written to
@@ -328,23 +479,6 @@ pub(crate) fn check_appendable(path: &Path) -> Result<()> {
             path.display(),
             dir.display()
         );
-    }
-    Ok(())
-}
-
-/// Checks, before any work, that a file can be written at `path`: it is not a directory, and
-/// its directory exists and is writable.
-pub(crate) fn check_writable_file(path: &Path) -> Result<()> {
-    if path.is_dir() {
-        bail!("cannot write {}: it is a directory", path.display());
-    }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    if !dir.is_dir() {
-        bail!("cannot write {}: the directory {} does not exist", path.display(), dir.display());
-    }
-    if !writable(dir) || (path.exists() && fs::OpenOptions::new().append(true).open(path).is_err())
-    {
-        bail!("cannot write {}: not writable", path.display());
     }
     Ok(())
 }

@@ -20,8 +20,8 @@ pub(crate) mod progress;
 pub(crate) mod stop;
 
 pub(crate) use files::{
-    MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, check_appendable, check_outside_outputs,
-    check_writable_file, prepare_outputs, read_bounded, write_atomic,
+    LOCK_NAME, MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, check_appendable,
+    check_outside_outputs, prepare_file_output, prepare_outputs, read_bounded, write_atomic,
 };
 
 /// Writes `text` to standard output: an error (not a panic) when it cannot be written, as on a
@@ -32,6 +32,22 @@ pub(crate) fn print_stdout(text: &str) -> anyhow::Result<()> {
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
+}
+
+/// What the binary's `print!` and `println!` do: write to standard output, and end the run
+/// with [`print_failed`] when that fails.
+pub(crate) fn print_out(args: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        print_failed(&e);
+    }
+}
+
+/// Ends the process after a failed write to standard output: a one-line message on standard
+/// error and exit 2 (the files of the run, written before its report, are in place).
+pub(crate) fn print_failed(e: &std::io::Error) -> ! {
+    eprintln!("bataille: error: cannot write to standard output: {e}");
+    std::process::exit(i32::from(crate::EXIT_USAGE))
 }
 pub(crate) use metadata::{
     append_records, check_records_file, command_line, commit, machine, read_records,

@@ -136,10 +136,14 @@ impl ExploreProgress {
 }
 
 impl Progress for ExploreProgress {
+    /// A run starts (a command may run several, one after the other: each starts from zero).
     fn start(&self, pending: u64, deals: u128) {
         self.pending.store(pending, Ordering::Relaxed);
+        self.deals.store(0, Ordering::Relaxed);
+        self.units.store(0, Ordering::Relaxed);
         if let Some(bar) = &self.display.bar {
             bar.set_length(u64::try_from(deals).unwrap_or(u64::MAX));
+            bar.set_position(0);
         }
     }
 
