@@ -17,6 +17,7 @@ mod blocks;
 use crate::args::MethodArgs;
 use crate::deal::parse_deal;
 use crate::extension::{ending, report_extension};
+use crate::output::tricks;
 
 /// Flags of `bataille aligned`.
 #[derive(Debug, Args)]
@@ -118,7 +119,7 @@ fn run_check(deal: &Position, methods: Methods) -> Result<ExitCode> {
             "outcome:   infinite game (loop): tail {} tricks, period {} tricks, {} cards per player",
             c.tail_tricks, c.period_tricks, c.period_cards
         ),
-        o => println!("outcome:   {} after {} tricks (no loop)", ending(o), r.tricks),
+        o => println!("outcome:   {} after {} (no loop)", ending(o), tricks(r.tricks)),
     }
     match check(deal, methods) {
         Ok(a) => {

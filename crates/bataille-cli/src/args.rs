@@ -136,8 +136,7 @@ pub(crate) struct FormatArgs {
     /// Print the evidence of every entry, not only of misprints, disagreements and failures.
     #[arg(long)]
     details: bool,
-    /// Print the table in Markdown (`bataille verify --markdown` is the table of the book's
-    /// claims page, docs/claims.md).
+    /// Print the table in Markdown instead of aligned text.
     #[arg(long, conflicts_with = "csv")]
     markdown: bool,
     /// Write the entries as CSV: name, source, status, claim, published, computed, evidence.

@@ -374,6 +374,7 @@ pub(crate) struct AncestorsArgs {
 fn run_ancestors(args: AncestorsArgs) -> Result<ExitCode> {
     let methods: Methods = args.methods.deterministic("playing backwards needs")?;
     let (position, _) = parse_deal(&args.position, args.colours, args.values, false)?;
+    crate::checks::walk_memory(args.budget, position.cards())?;
     let file = args.deals.as_deref().filter(|p| p.as_os_str() != "-");
     let _outputs = crate::output::prepare_file_output(file, None, false)?;
     let bounds = Bounds {

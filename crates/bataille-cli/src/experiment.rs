@@ -97,11 +97,43 @@ fn run_recipe(args: RunArgs) -> Result<ExitCode> {
             out_dir.display()
         );
     }
+    if !matches!(recipe, Recipe::Records(_) | Recipe::LoopRates(_)) {
+        estimate(&recipe, args.threads, args.no_estimate_limit)?;
+    }
     // The files are written to a staging directory, made and locked now (a read-only results
-    // directory is refused before any work), then put in place all at once.
+    // directory is refused before any work), then put in place all at once. A run that fails
+    // leaves neither the staging directory nor a results directory it made.
+    let made_results = !args.results.exists();
     let staging = args.results.join(format!(".{name}.partial"));
     let outputs = crate::output::prepare_outputs(None, false, &staging, true, &|_| true)?;
-    clear_except_lock(&staging)?;
+    let summary = match run_staged(&args, &recipe, &path, &name, &staging) {
+        Ok(summary) => summary,
+        Err(e) => {
+            drop(outputs);
+            let _ = fs::remove_dir_all(&staging);
+            if made_results {
+                let _ = fs::remove_dir(&args.results);
+            }
+            return Err(e);
+        }
+    };
+    // A failure here says where the files are: the staging directory is not removed.
+    put_in_place(&staging, &out_dir)?;
+    drop(outputs);
+    let _ = fs::remove_dir_all(&staging);
+    print!("{summary}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `recipe` and writes its files into `staging`; returns the summary to print.
+fn run_staged(
+    args: &RunArgs,
+    recipe: &Recipe,
+    path: &Path,
+    name: &str,
+    staging: &Path,
+) -> Result<String> {
+    clear_except_lock(staging)?;
     let started = Instant::now();
     let output = match &recipe {
         Recipe::Records(r) => {
@@ -123,10 +155,9 @@ fn run_recipe(args: RunArgs) -> Result<ExitCode> {
             bataille_experiment::rates::run(r, &runs)?
         }
         _ => {
-            estimate(&recipe, args.threads, args.no_estimate_limit)?;
             let progress = ExploreProgress::new("experiment", None);
             let settings = Settings { threads: args.threads, progress: &progress };
-            let out = bataille_experiment::run(&recipe, &settings, &mut |line| {
+            let out = bataille_experiment::run(recipe, &settings, &mut |line| {
                 eprintln!("experiment {name}: {line}");
             });
             progress.finish();
@@ -158,12 +189,8 @@ fn run_recipe(args: RunArgs) -> Result<ExitCode> {
     );
     crate::output::write_atomic(&staging.join("NOTE.md"), note.as_bytes())
         .context("cannot write the results")?;
-    put_in_place(&staging, &out_dir)?;
-    drop(outputs);
-    let _ = fs::remove_dir(&staging);
-    print!("{}", output.summary);
-    println!("\nwritten to {} in {elapsed:.1} s", out_dir.display());
-    Ok(ExitCode::SUCCESS)
+    let out_dir = args.results.join(name);
+    Ok(format!("{}\nwritten to {} in {elapsed:.1} s\n", output.summary, out_dir.display()))
 }
 
 /// Every `summary.csv` under `dir` (named `source/...` after the folder), depth first in name

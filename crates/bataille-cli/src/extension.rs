@@ -7,6 +7,8 @@ use anyhow::Result;
 use bataille_constructs::aligned::{self, Extension};
 use bataille_engine::{Methods, Outcome, Position};
 
+use crate::output::tricks;
+
 /// Builds, plays and checks the concatenation of `parts`; prints everything.
 pub(crate) fn report_extension(parts: &[Position], methods: Methods) -> Result<ExitCode> {
     let e = aligned::extend(parts, methods)?;
@@ -36,7 +38,7 @@ fn print_extension(e: &Extension, methods: Methods) {
             "outcome:   infinite game (loop): tail {} tricks, period {} tricks, {} cards per player",
             c.tail_tricks, c.period_tricks, c.period_cards
         ),
-        o => println!("outcome:   {} after {} tricks (no loop)", ending(o), e.result.tricks),
+        o => println!("outcome:   {} after {} (no loop)", ending(o), tricks(e.result.tricks)),
     }
     match &e.aligned {
         Ok(a) => println!(

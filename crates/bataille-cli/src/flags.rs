@@ -4,9 +4,12 @@
 
 use clap::{Parser, Subcommand};
 
-/// Research toolkit for the card game of War (French "bataille") and its cousins.
+/// Research toolkit for the card game of War (French "bataille") and its cousins: play and check
+/// games, verify the published claims, explore and hunt deals on all cores (exhaustive or seeded,
+/// sharded, resumable), census the loops among all positions of a deck, search record-length
+/// games, regenerate the article's tables, beggar-my-neighbour and the take-away games.
 #[derive(Debug, Parser)]
-#[command(name = "bataille", version, about, max_term_width = 100)]
+#[command(name = "bataille", version, max_term_width = 100)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
@@ -22,7 +25,8 @@ pub(crate) enum Command {
     Explore(crate::explore::ExploreArgs),
     /// Combine the output directories of `explore --shard` runs into one result.
     Merge(crate::explore::MergeArgs),
-    /// Beggar-my-neighbour (bataille anglaise): play a game, verify the published games.
+    /// Beggar-my-neighbour (bataille anglaise): play a game, verify the published games,
+    /// explore deals.
     Bmn(crate::bmn::BmnArgs),
     /// Regenerate one of the article's tables from a recipe: CSV, Markdown and SVG plots.
     Experiment(crate::experiment::ExperimentArgs),
@@ -31,7 +35,8 @@ pub(crate) enum Command {
     /// Build the known infinite games (Spivey, Lakshtanov, aligned cycles for even V) and
     /// check them; census of every C=1 position.
     Construct(crate::construct::ConstructArgs),
-    /// Aligned cycles (box 4): check one, repeat one, combine several.
+    /// Aligned cycles (box 4): check, repeat and combine them; the catalogue of blocks; decks
+    /// covered by blocks.
     Aligned(crate::aligned::AlignedArgs),
     /// Hunt infinite games: explore deals and keep every deal that loops, by cycle, aligned
     /// cycles flagged.

@@ -1,5 +1,6 @@
 //! The standing fuzz suite: property tests that feed the parsers of user input (deals, bmn
-//! hands, recipes, state files, records files, and the numeric flags and their validators)
+//! hands, take-away games and moves, recipes, the state files of explore, hunt, census, blocks
+//! and record searches, seeds files, records files, and the numeric flags and their validators)
 //! with arbitrary and near-valid text. Each must answer `Ok` or a short error, never panic.
 //!
 //! `cargo test` runs [`cases`] cases per property (a few seconds in all) from a fixed seed, so
@@ -244,11 +245,119 @@ fn records_files_parse_or_refuse() {
         text("0123456789,/[] natural\"", 80),
         Just("4,3,natural,tricks,5,20,\"[1, 2] / [3]\",-,c,x,m,d".to_string()),
     ];
+    let head = header.clone();
     check((any::<bool>(), prop::collection::vec(row, 0..6)), move |(with_header, rows)| {
+        let header = &head;
         let mut t = if with_header { format!("{header}\n") } else { String::new() };
         t += &rows.join("\n");
         if let Err(e) = crate::output::metadata::records_of(Path::new("r.csv"), &t) {
             short(&format!("{e:#}"))?;
+        }
+        // A row that reads is one the engine can replay: deterministic methods only.
+        if let Ok(rows) = bataille_records::row::parse_records(&t) {
+            for (line, row) in rows {
+                prop_assert!(row.methods.is_deterministic(), "line {line}: {:?}", row.methods);
+            }
+        }
+        Ok(())
+    });
+    // The same row with each method name: the random one is refused by line.
+    let methods = prop::sample::select(vec!["natural", "optimized", "random", "Random", ""]);
+    check(methods, move |m| {
+        let t = format!("{header}\n4,3,{m},tricks,5,20,\"[1, 2] / [3]\",-,c,x,m,d\n");
+        if let Err(e) = bataille_records::row::parse_records(&t) {
+            let e = e.to_string();
+            prop_assert!(
+                m != "random" || e.contains("line 2: records are for deterministic"),
+                "{e}"
+            );
+        }
+        Ok(())
+    });
+}
+
+/// Words of a take-away command line: a game, numbers and the game's flags.
+fn takeaway_words() -> impl Strategy<Value = Vec<String>> {
+    let game = prop::sample::select(vec![
+        "nim",
+        "marienbad",
+        "subtraction",
+        "fort-boyard",
+        "matches",
+        "two-heaps",
+        "chess",
+    ]);
+    let extra = prop_oneof![
+        number_text(),
+        number_text().prop_map(|n| format!("--max-take={n}")),
+        number_text().prop_map(|n| format!("--prev={n}")),
+        number_text().prop_map(|n| format!("--first-max={n}")),
+        text("0123456789kn+q ", 12).prop_map(|r| format!("--rule={r}")),
+        Just("--convention=misere".to_string()),
+    ];
+    (game, prop::collection::vec(extra, 0..5)).prop_map(|(g, mut rest)| {
+        rest.insert(0, g.to_string());
+        rest
+    })
+}
+
+#[test]
+fn takeaway_positions_and_moves_parse_or_refuse() {
+    check((takeaway_words(), text("0123456789 -", 30)), |(words, line)| {
+        if let Err(e) = crate::takeaway::read_game_and_move(&words, &line) {
+            short(&format!("{e:#}"))?;
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn census_block_and_search_states_decode_or_refuse() {
+    use bataille_cycles::blocks::{BlocksSpec, BlocksState};
+    use bataille_cycles::census::{CensusSpec, CensusState};
+    use bataille_engine::{DeckSpec, Method, Methods};
+    // The committed census of C=4 V=3 (natural stacking: one loop).
+    let census = include_str!("../../../results/cycles/c4v3-natural/state.txt").to_string();
+    let spec = CensusSpec::new(DeckSpec::new(4, 3).unwrap(), Method::Natural).unwrap();
+    assert!(CensusState::from_text(&census, spec, Shard::WHOLE).is_ok());
+    check(damaged(census), |t| {
+        if let Err(e) = CensusState::from_text(&t, spec, Shard::WHOLE) {
+            short(&e.to_string())?;
+        }
+        Ok(())
+    });
+    let blocks = BlocksSpec::new(8, 4, 8).unwrap();
+    let text_form = BlocksState::new(blocks, Shard::WHOLE).to_text();
+    assert!(BlocksState::from_text(&text_form, blocks, Shard::WHOLE).is_ok());
+    check(damaged(text_form), |t| {
+        if let Err(e) = BlocksState::from_text(&t, blocks, Shard::WHOLE) {
+            short(&e.to_string())?;
+        }
+        Ok(())
+    });
+    let cfg = bataille_records::search::Config {
+        spec: DeckSpec::new(4, 3).unwrap(),
+        methods: Methods::new(Method::Natural, Method::Natural),
+        measure: bataille_search::stats::Measure::Tricks,
+        seed: 1,
+        chains: 2,
+        anneal: bataille_records::search::Anneal::default(),
+    };
+    let search = bataille_records::search::SearchState::new(&cfg).encode();
+    assert!(bataille_records::search::SearchState::decode(&search, &cfg).is_ok());
+    check(damaged(search), |t| {
+        if let Err(e) = bataille_records::search::SearchState::decode(&t, &cfg) {
+            short(&e.to_string())?;
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn seeds_files_read_or_refuse() {
+    check(text("0123456789,/[] #\n", 300), |t| {
+        if let Err(e) = bataille_cycles::hunt::read_seeds(&t) {
+            short(&e.to_string())?;
         }
         Ok(())
     });

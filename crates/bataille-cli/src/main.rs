@@ -10,8 +10,6 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 /// `print!` for every module of the binary, in place of the standard one, which panics when
 /// standard output cannot be written (a full disk): the write error ends the run with a
 /// one-line message and exit 2 ([`output::print_failed`]). A closed pipe still ends it quietly
@@ -61,7 +59,7 @@ const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     reset_sigpipe();
-    let cli = match flags::Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(e) => {
             // clap prints help and version to stdout with exit 0, errors to stderr with 2.
@@ -92,6 +90,17 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// The flags, with negative numbers read as values everywhere, so that `--time -1` is refused
+/// by the flag's own check instead of clap's advice to write `-- -1`.
+fn parse() -> Result<flags::Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    fn negative_numbers(cmd: clap::Command) -> clap::Command {
+        cmd.allow_negative_numbers(true).mut_subcommands(negative_numbers)
+    }
+    let mut matches = negative_numbers(flags::Cli::command()).try_get_matches()?;
+    flags::Cli::from_arg_matches_mut(&mut matches)
 }
 
 /// Lets `bataille verify | head` end quietly: with the default SIGPIPE action a closed pipe ends

@@ -13,6 +13,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::args::{AnyMethodArgs, max_tricks};
 use crate::deal::parse_deal;
+use crate::output::tricks;
 
 /// Flags of `bataille play`.
 #[derive(Debug, Args)]
@@ -119,7 +120,11 @@ fn run_script(deal: &Position, orders: &str) -> Result<ExitCode> {
     let mut line = deal.to_string();
     for (i, order) in script.iter().enumerate() {
         if g.ending().is_some() {
-            bail!("the game is over after {i} tricks but --orders has {} tricks", script.len());
+            bail!(
+                "the game is over after {} but --orders has {}",
+                tricks(i as u64),
+                tricks(script.len() as u64)
+            );
         }
         let t = g
             .trick_with_order(order)
@@ -134,13 +139,11 @@ fn run_script(deal: &Position, orders: &str) -> Result<ExitCode> {
     }
     println!("{line}");
     if g.to_position() == *deal {
-        println!(
-            "the {} scripted tricks come back to the start: a loop of {} tricks",
-            script.len(),
-            script.len()
-        );
+        let n = script.len() as u64;
+        println!("the scripted tricks come back to the start: a loop of {}", tricks(n));
     } else {
-        println!("after {} scripted tricks the position is not the start", script.len());
+        let n = script.len() as u64;
+        println!("after {} the position is not the start (scripted)", tricks(n));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -192,7 +195,7 @@ fn print_summary(config: &PlayConfig, result: &GameResult) {
         Outcome::FirstWins => println!("outcome:   the first player wins"),
         Outcome::SecondWins => println!("outcome:   the second player wins"),
         Outcome::Draw => println!("outcome:   draw (both run out together)"),
-        Outcome::Capped => println!("outcome:   stopped at the cap of {} tricks", result.tricks),
+        Outcome::Capped => println!("outcome:   stopped at the cap of {}", tricks(result.tricks)),
         Outcome::Cycle(c) => {
             println!("outcome:   infinite game (loop)");
             println!("tail:      {} tricks, {} cards per player", c.tail_tricks, c.tail_cards);

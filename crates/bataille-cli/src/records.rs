@@ -39,7 +39,7 @@ use clap::{Args, Subcommand};
 
 use crate::args::{DeckArgs, MethodArgs};
 use crate::checks::cores;
-use crate::output::progress::RecordsProgress;
+use crate::output::progress::{RecordsProgress, UnitsProgress};
 use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
 use crate::output::{
     OutputFiles, append_records, check_records_file, command_line, commit, machine,
@@ -151,6 +151,7 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     if args.budget == 0 {
         bail!("--budget must be at least 1, got 0");
     }
+    crate::checks::walk_memory(args.budget, start.cards())?;
     if let Some(records) = &args.records {
         check_records_file(records)?;
     }
@@ -171,12 +172,21 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
         r.cards
     );
     let started = Instant::now();
-    let e = backward::extend(&start, methods, args.max_ties, args.budget);
+    let progress = UnitsProgress::counting("records extend", args.budget, "positions");
+    let e = backward::extend_watched(&start, methods, args.max_ties, args.budget, &mut |seen| {
+        progress.update(seen, 0, args.budget, &format!("{seen} positions before it"));
+    });
+    progress.finish();
+    let ties = format!("tricks of at most {} ties", args.max_ties);
+    let searched = match (e.complete, e.ties_cut) {
+        (true, false) => "the whole tree".to_string(),
+        (true, true) => format!("the whole tree of {ties} (longer tricks left out)"),
+        (false, _) => format!("stopped at the budget of {} positions", args.budget),
+    };
     println!(
-        "searched:  {} positions before it ({} deals), {} in {:.2} s",
+        "searched:  {} positions before it ({} deals), {searched} in {:.2} s",
         e.visited,
         e.deals,
-        if e.complete { "the whole tree" } else { "budget reached" },
         started.elapsed().as_secs_f64()
     );
     let mut rows = Vec::new();
@@ -221,7 +231,13 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
         });
     }
     if rows.is_empty() {
-        println!("no deal leads to this position (within the budget)");
+        match (e.complete, e.ties_cut) {
+            (true, false) => println!("no deal leads to this position"),
+            (true, true) => println!("no deal leads to this position through {ties}"),
+            (false, _) => println!(
+                "undecided: no deal found within the budget (a larger --budget searches further)"
+            ),
+        }
     } else if let Some(records) = &args.records {
         append_records(records, &rows)?;
         println!("records:   appended to {}", records.display());

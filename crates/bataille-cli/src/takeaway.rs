@@ -212,7 +212,7 @@ fn convention_of(c: Option<ConventionArg>, default: Convention) -> Convention {
 }
 
 fn heap_u32(v: u64, what: &str) -> Result<u32> {
-    u32::try_from(v).with_context(|| format!("{what} {v} is too large: at most {}", u32::MAX))
+    u32::try_from(v).map_err(|_| anyhow::anyhow!("{what} {v} is too large: at most {}", u32::MAX))
 }
 
 impl GameSpec {
@@ -757,6 +757,9 @@ fn positions(a: PositionsArgs) -> Result<ExitCode> {
     args.heaps = if a.game.game == GameKind::TwoHeaps { vec![0, 0] } else { vec![0] };
     let spec = GameSpec::new(&args)?;
     let max32 = heap_u32(a.max, "--max")?;
+    if matches!(a.game.game, GameKind::Nim | GameKind::Marienbad) && !(1..=8).contains(&a.rows) {
+        bail!("--rows must be 1 to 8, not {}", a.rows);
+    }
     let prev_max = a.prev_max.unwrap_or(max32);
     let (m, p) = (a.max as f64 + 1.0, f64::from(prev_max) + 1.0);
     let rows = match spec.game {
@@ -879,4 +882,32 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         .collect();
     let failed = crate::claims::print_claims(&entries, a.format.format(), STATUSES);
     Ok(crate::claims::exit_code(failed))
+}
+
+/// Reads a take-away game and position from command-line words (`nim 1 3 5`, `matches 20
+/// --rule 3n`, ...) and a person's move at it from `line`, as `takeaway play` does, and plays
+/// the move if it is legal; nothing is solved. The fuzz suite's entry to these parsers.
+#[cfg(test)]
+pub(crate) fn read_game_and_move(words: &[String], line: &str) -> Result<()> {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct One {
+        #[command(flatten)]
+        game: GameArgs,
+    }
+    fn play<G: Front>(g: &G, p: &G::Position, words: &[&str]) -> Result<()> {
+        let m = g.parse_move(p, words).map_err(anyhow::Error::msg)?;
+        let _ = G::show(&G::apply(p, &m));
+        Ok(())
+    }
+    let one =
+        One::try_parse_from(std::iter::once("takeaway").chain(words.iter().map(String::as_str)))?;
+    let spec = GameSpec::new(&one.game)?;
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match &spec.game {
+        GameAt::Nim(g, p) => play(g, p, &words),
+        GameAt::Subtraction(g, p) => play(g, p, &words),
+        GameAt::Matches(g, p) => play(g, p, &words),
+        GameAt::TwoHeaps(g, p) => play(g, p, &words),
+    }
 }

@@ -60,7 +60,7 @@ fn max_tricks_zero_is_refused_everywhere() {
     }
     // 1 is a cap like any other.
     let o = bataille(&["play", "5,3/2,4,1", "--max-tricks", "1"]);
-    assert!(stdout(&o).contains("stopped at the cap of 1 tricks"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("stopped at the cap of 1 trick\n"), "{}", stdout(&o));
 }
 
 #[test]

@@ -10,16 +10,16 @@ use std::time::{Duration, Instant};
 
 use crate::support::text;
 
-fn bin() -> Command {
+pub(crate) fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_bataille"))
 }
 
-fn bataille(args: &[&str]) -> Output {
+pub(crate) fn bataille(args: &[&str]) -> Output {
     within(bin().args(args), Duration::from_secs(60))
 }
 
 /// Runs `cmd`, killed (and the test failed) if it runs longer than `limit`.
-fn within(cmd: &mut Command, limit: Duration) -> Output {
+pub(crate) fn within(cmd: &mut Command, limit: Duration) -> Output {
     let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("runs");
     let status = wait_at_most(&mut child, limit)
         .unwrap_or_else(|| panic!("{cmd:?} still runs after {limit:?}"));
@@ -31,7 +31,7 @@ fn within(cmd: &mut Command, limit: Duration) -> Output {
 
 /// The exit status of `child` within `limit`, or `None` (the child killed) when it runs on.
 /// Its output must be small (the pipes are read at the end).
-fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+pub(crate) fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
     let started = Instant::now();
     loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -47,7 +47,7 @@ fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
 }
 
 /// Asserts a refusal: exit 2, no panic, and every `needles` in the message.
-fn refused(args: &[&str], needles: &[&str]) -> String {
+pub(crate) fn refused(args: &[&str], needles: &[&str]) -> String {
     let o = bataille(args);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(2), "{args:?}: {t}");
@@ -58,18 +58,18 @@ fn refused(args: &[&str], needles: &[&str]) -> String {
     t
 }
 
-fn run_ok(args: &[&str]) -> String {
+pub(crate) fn run_ok(args: &[&str]) -> String {
     let o = bataille(args);
     assert!(o.status.success(), "{args:?}: {}", text(&o));
     text(&o)
 }
 
-fn s(p: &Path) -> &str {
+pub(crate) fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
 /// The files of a directory, with their bytes.
-fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<_> = fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap())

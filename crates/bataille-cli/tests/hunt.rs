@@ -89,7 +89,7 @@ fn resumed_and_merged_hunts_equal_one_run() {
     a.extend(common);
     let o = bataille(&a);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("loop deals kept"), "{}", text(&o));
+    assert!(text(&o).contains("this is an explore checkpoint"), "{}", text(&o));
 }
 
 #[test]

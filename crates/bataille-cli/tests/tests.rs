@@ -9,6 +9,7 @@ mod construct;
 mod docs;
 mod experiment;
 mod explore;
+mod faults;
 mod hostile;
 mod hunt;
 mod old_files;

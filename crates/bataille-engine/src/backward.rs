@@ -480,6 +480,9 @@ pub struct Extension {
     pub deals: u64,
     /// Whether the whole tree was searched (otherwise the budget stopped it).
     pub complete: bool,
+    /// Whether tricks of more than `max_ties` ties were left out: "the whole tree" is then the
+    /// tree within that bound.
+    pub ties_cut: bool,
 }
 
 /// Searches the ancestors of `start` (depth first, at most `budget` positions, tricks of at
@@ -496,11 +499,38 @@ pub struct Extension {
 ///
 /// If a method is random.
 pub fn extend(start: &Position, methods: Methods, max_ties: usize, budget: u64) -> Extension {
+    extend_watched(start, methods, max_ties, budget, &mut |_| {})
+}
+
+/// [`extend`], telling `watch` the ancestors visited so far every [`WATCH_EVERY`] of them (for
+/// a progress display).
+///
+/// # Panics
+///
+/// If a method is random.
+pub fn extend_watched(
+    start: &Position,
+    methods: Methods,
+    max_ties: usize,
+    budget: u64,
+    watch: &mut dyn FnMut(u64),
+) -> Extension {
     let half = start.cards() / 2;
-    let mut result =
-        Extension { by_tricks: None, by_cards: None, visited: 0, deals: 0, complete: true };
+    let mut result = Extension {
+        by_tricks: None,
+        by_cards: None,
+        visited: 0,
+        deals: 0,
+        complete: true,
+        ties_cut: false,
+    };
     let bounds = Bounds { max_depth: u64::MAX, max_ties, budget };
+    let mut seen = 0u64;
     let walked = walk_ancestors(Roots::Position(start), methods, bounds, &mut |a| {
+        seen += 1;
+        if seen.is_multiple_of(WATCH_EVERY) {
+            watch(seen);
+        }
         if a.first.len() == half {
             result.deals += 1;
             let p = Position::new(a.first.to_vec(), a.second.to_vec()).expect("a position");
@@ -510,7 +540,18 @@ pub fn extend(start: &Position, methods: Methods, max_ties: usize, budget: u64) 
     });
     result.visited = walked.visited;
     result.complete = !walked.budget_hit;
+    result.ties_cut = walked.ties_cut;
     result
+}
+
+/// How often [`extend_watched`] reports: every this many ancestors.
+pub const WATCH_EVERY: u64 = 1 << 16;
+
+/// The most bytes [`walk_ancestors`] may hold in pending positions when it visits `budget`
+/// ancestors of a position of `cards` cards: each visited ancestor waits on its stack, as a
+/// header and its cards, until it is expanded.
+pub fn pending_bytes(budget: u64, cards: usize) -> u128 {
+    u128::from(budget) * (HEADER + cards) as u128
 }
 
 /// Keeps `(p, tricks, cards)` in `best` if it is farther (by tricks then cards, or by cards

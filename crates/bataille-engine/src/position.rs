@@ -81,7 +81,15 @@ impl fmt::Display for PositionError {
             }
             PositionError::Brackets(s) => write!(f, "unbalanced brackets in hand {}", quoted(s)),
             PositionError::EmptyCard(s) => {
-                write!(f, "a card is missing between two commas in hand {}", quoted(s))
+                let inner = s.trim_start_matches('[').trim_end_matches(']').trim();
+                let place = if inner.ends_with(',') {
+                    "after the last comma"
+                } else if inner.starts_with(',') {
+                    "before the first comma"
+                } else {
+                    "between two commas"
+                };
+                write!(f, "a card is missing {place} in hand {}", quoted(s))
             }
             PositionError::TooLarge(n) => {
                 write!(f, "{n} cards is more than the engine supports (at most {MAX_CARDS})")
@@ -339,8 +347,9 @@ mod tests {
         check("[1,2/3", "unbalanced brackets");
         check("[[1]]/3", "unbalanced brackets");
         check("1,,2/1,2", "missing between two commas");
-        check("1,2,/1,2", "missing between two commas");
-        check("[,1]/2", "missing between two commas");
+        check("1,2,/1,2", "missing after the last comma in hand \"1,2,\"");
+        check("[1, 2, ]/1,2", "missing after the last comma");
+        check("[,1]/2", "missing before the first comma");
         let huge = format!("{}/1", "7".repeat(131_072));
         assert!(Position::parse(&huge).unwrap_err().to_string().len() < 200);
     }

@@ -132,6 +132,19 @@ impl State {
 
     /// Checks that this saved state can be resumed as `shard` of the run `key`.
     pub fn check_resumable(&self, key: &RunKey, shard: Shard) -> Result<(), StateError> {
+        // A hunt keeps looping deals and an explore run none: a checkpoint of the one given to
+        // the other is named for what it is.
+        if (self.key.loop_deals == 0) != (key.loop_deals == 0) {
+            let (saved, asked) = if self.key.loop_deals == 0 {
+                ("an explore", "a hunt (hunt, cycles hunt)")
+            } else {
+                ("a hunt", "an explore")
+            };
+            return Err(StateError::Mismatch(format!(
+                "this is {saved} checkpoint, and this command is {asked}: resume it with the \
+                 command that wrote it"
+            )));
+        }
         if let Some((name, saved, asked)) = key_difference(&self.key, key) {
             return Err(StateError::Mismatch(format!(
                 "{name} is {saved:?} in the checkpoint but {asked:?} on the command line"

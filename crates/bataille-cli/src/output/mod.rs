@@ -53,3 +53,8 @@ pub(crate) use metadata::{
     append_records, check_records_file, command_line, commit, machine, read_records,
     replay_command, utc_now,
 };
+
+/// `n` tricks, in words: "1 trick", "2 tricks".
+pub(crate) fn tricks(n: u64) -> String {
+    format!("{n} trick{}", if n == 1 { "" } else { "s" })
+}

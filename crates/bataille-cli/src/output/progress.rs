@@ -156,10 +156,17 @@ impl Progress for ExploreProgress {
         }
         // A worker that finds another one writing just goes on.
         self.display.line(false, |secs| {
+            let pending = self.pending.load(Ordering::Relaxed);
+            // Units are of equal size (but the last): the time left is that of the units left.
+            let left = if units < pending {
+                human_duration((pending - units) as f64 * secs / units as f64)
+            } else {
+                "0 s".to_string()
+            };
             format!(
-                "{}: {units}/{} units, {total} deals, {:.0} deals/s, {secs:.0} s",
+                "{}: {units}/{pending} units, {total} deals, {:.0} deals/s, {secs:.0} s, about \
+                 {left} left",
                 self.name,
-                self.pending.load(Ordering::Relaxed),
                 total as f64 / secs
             )
         });
@@ -177,18 +184,24 @@ impl Progress for ExploreProgress {
 /// or a plain line with the time left.
 pub(crate) struct UnitsProgress {
     name: &'static str,
+    noun: &'static str,
     display: Display,
 }
 
 impl UnitsProgress {
     /// The display of the command `name` over `total` units.
     pub(crate) fn new(name: &'static str, total: u64) -> UnitsProgress {
-        let display = Display::new(
-            "{elapsed_precise} [{wide_bar}] {percent}% {human_pos}/{human_len} units, ETA {eta}, \
-             {msg}",
-            Some(total),
+        UnitsProgress::counting(name, total, "units")
+    }
+
+    /// The display of the command `name` over `total` steps called `noun` (a budget of
+    /// positions, for example).
+    pub(crate) fn counting(name: &'static str, total: u64, noun: &'static str) -> UnitsProgress {
+        let template = format!(
+            "{{elapsed_precise}} [{{wide_bar}}] {{percent}}% {{human_pos}}/{{human_len}} {noun}, \
+             ETA {{eta}}, {{msg}}"
         );
-        UnitsProgress { name, display }
+        UnitsProgress { name, noun, display: Display::new(&template, Some(total)) }
     }
 
     /// `done` of `total` units are done (`from` of them before this invocation); `what` says
@@ -206,7 +219,10 @@ impl UnitsProgress {
             } else {
                 "unknown".to_string()
             };
-            format!("{}: {done}/{total} units, {what}, {secs:.0} s, about {left} left", self.name)
+            format!(
+                "{}: {done}/{total} {}, {what}, {secs:.0} s, about {left} left",
+                self.name, self.noun
+            )
         });
     }
 

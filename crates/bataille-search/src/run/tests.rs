@@ -399,6 +399,12 @@ fn hunt_resumed_and_sharded_equal_the_whole_run() {
         let plain = Plan::with_unit_size(&game, mode, 5, 3, 211).unwrap();
         let state = State::decode(&whole).unwrap();
         let err = state.check_resumable(plain.key(), Shard::WHOLE).unwrap_err().to_string();
+        assert!(err.contains("this is a hunt checkpoint, and this command is an explore"), "{err}");
+        let plain = State::new(plain.key().clone(), Shard::WHOLE);
+        let err = plain.check_resumable(plan.key(), Shard::WHOLE).unwrap_err().to_string();
+        assert!(err.contains("this is an explore checkpoint"), "{err}");
+        let other = plan.clone().keeping_loop_deals(999);
+        let err = state.check_resumable(other.key(), Shard::WHOLE).unwrap_err().to_string();
         assert!(err.contains("loop deals kept"), "{err}");
     }
 }
