@@ -384,7 +384,12 @@ fn run_ancestors(args: AncestorsArgs) -> Result<ExitCode> {
     };
     let keep = Keep { deals: args.deals.is_some(), deepest: args.deepest as usize };
     let started = Instant::now();
-    let t = ancestors::tree(&position, methods, bounds, keep)?;
+    let progress = UnitsProgress::counting("cycles ancestors", args.budget, "positions");
+    let t = ancestors::tree_watched(&position, methods, bounds, keep, &mut |seen| {
+        progress.update(seen, 0, args.budget, "of the budget");
+    });
+    progress.finish();
+    let t = t?;
     let report = ancestors_report(&t, &args, methods, started.elapsed().as_secs_f64());
     if let Some(path) = &args.deals {
         let id = match &t.root {

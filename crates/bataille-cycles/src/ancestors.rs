@@ -139,6 +139,18 @@ pub fn tree(
     bounds: Bounds,
     keep: Keep,
 ) -> Result<Tree, AncestorsError> {
+    tree_watched(start, methods, bounds, keep, &mut |_| {})
+}
+
+/// [`tree`], telling `watch` the ancestors visited so far every
+/// [`bataille_engine::backward::WATCH_EVERY`] of them (for a progress display).
+pub fn tree_watched(
+    start: &Position,
+    methods: Methods,
+    bounds: Bounds,
+    keep: Keep,
+    watch: &mut dyn FnMut(u64),
+) -> Result<Tree, AncestorsError> {
     if !methods.is_deterministic() {
         return Err(AncestorsError::Random(methods.to_string()));
     }
@@ -201,7 +213,14 @@ pub fn tree(
         count(&Ancestor { first: p.first(), second: p.second(), tricks: 0, cards: 0 }, &mut t);
     }
     t.deepest.clear();
-    t.walked = walk_ancestors(roots, methods, bounds, &mut |a| count(a, &mut t));
+    let mut seen = 0u64;
+    t.walked = walk_ancestors(roots, methods, bounds, &mut |a| {
+        seen += 1;
+        if seen.is_multiple_of(bataille_engine::backward::WATCH_EVERY) {
+            watch(seen);
+        }
+        count(a, &mut t);
+    });
     t.deals.sort_by(|x, y| x.tricks.cmp(&y.tricks).then_with(|| x.deal.canonical_cmp(&y.deal)));
     Ok(t)
 }
