@@ -46,6 +46,7 @@ pub mod play;
 pub mod position;
 pub mod spec;
 pub mod tricks;
+mod wide;
 
 pub use game::{Ending, Game, NoRandom, OrderError, Trick, TrickResult};
 pub use method::{Method, MethodError, Methods};

@@ -53,6 +53,7 @@ pub fn play<R: RngCore + ?Sized>(
 pub struct Scratch {
     game: Game,
     saved: Game,
+    wide: crate::wide::Wide,
 }
 
 /// Plays a deterministic game from `start` with Brent's cycle detection, using `scratch` for
@@ -73,6 +74,25 @@ pub fn play_deterministic(
     play_deterministic_phased(start, methods, limits, scratch, free_tricks(cards))
 }
 
+/// [`play_deterministic`] on the ring engine alone, never the wide first phase of
+/// [`crate::wide`]: for the tests and benchmarks that compare the two.
+#[doc(hidden)]
+pub fn play_deterministic_rings(
+    start: &Game,
+    methods: Methods,
+    limits: Limits,
+    scratch: &mut Scratch,
+) -> GameResult {
+    let cards = start.len_of(0) + start.len_of(1);
+    play_with(start, methods, limits, scratch, free_tricks(cards), false)
+}
+
+/// Whether [`play_deterministic`] plays the first phase of natural and optimized games many
+/// tricks at a time ([`crate::wide`]): when the processor has AVX-512 BW, VL and VBMI2.
+pub fn wide_first_phase() -> bool {
+    crate::wide::available()
+}
+
 /// [`play_deterministic`] with `free` tricks (about: the first phase counts reveals) played
 /// before Brent's algorithm starts instead of the default: for the tests, which check that the
 /// answer does not depend on it.
@@ -84,6 +104,21 @@ pub fn play_deterministic_phased(
     scratch: &mut Scratch,
     free: u64,
 ) -> GameResult {
+    play_with(start, methods, limits, scratch, free, crate::wide::available())
+}
+
+/// [`play_deterministic_phased`], with the wide first phase when `wide` (and the methods allow).
+fn play_with(
+    start: &Game,
+    methods: Methods,
+    limits: Limits,
+    scratch: &mut Scratch,
+    free: u64,
+    wide: bool,
+) -> GameResult {
+    let wide = wide
+        && (methods == Methods::both(Method::Natural)
+            || methods == Methods::both(Method::Optimized));
     // One monomorphic copy of the game per pair of orders, so that the order of a trick
     // without battle is known at compile time.
     let k = |m: Method| match m {
@@ -93,15 +128,15 @@ pub fn play_deterministic_phased(
         Method::Random => panic!("play_deterministic called with the random method"),
     };
     match (k(methods.first), k(methods.second)) {
-        (HI_LO, HI_LO) => brent::<HI_LO, HI_LO>(start, methods, limits, scratch, free),
-        (HI_LO, LO_HI) => brent::<HI_LO, LO_HI>(start, methods, limits, scratch, free),
-        (HI_LO, _) => brent::<HI_LO, FIRST_SECOND>(start, methods, limits, scratch, free),
-        (LO_HI, HI_LO) => brent::<LO_HI, HI_LO>(start, methods, limits, scratch, free),
-        (LO_HI, LO_HI) => brent::<LO_HI, LO_HI>(start, methods, limits, scratch, free),
-        (LO_HI, _) => brent::<LO_HI, FIRST_SECOND>(start, methods, limits, scratch, free),
-        (_, HI_LO) => brent::<FIRST_SECOND, HI_LO>(start, methods, limits, scratch, free),
-        (_, LO_HI) => brent::<FIRST_SECOND, LO_HI>(start, methods, limits, scratch, free),
-        (_, _) => brent::<FIRST_SECOND, FIRST_SECOND>(start, methods, limits, scratch, free),
+        (HI_LO, HI_LO) => brent::<HI_LO, HI_LO>(start, methods, limits, scratch, free, wide),
+        (HI_LO, LO_HI) => brent::<HI_LO, LO_HI>(start, methods, limits, scratch, free, false),
+        (HI_LO, _) => brent::<HI_LO, FIRST_SECOND>(start, methods, limits, scratch, free, false),
+        (LO_HI, HI_LO) => brent::<LO_HI, HI_LO>(start, methods, limits, scratch, free, false),
+        (LO_HI, LO_HI) => brent::<LO_HI, LO_HI>(start, methods, limits, scratch, free, false),
+        (LO_HI, _) => brent::<LO_HI, FIRST_SECOND>(start, methods, limits, scratch, free, false),
+        (_, HI_LO) => brent::<FIRST_SECOND, HI_LO>(start, methods, limits, scratch, free, false),
+        (_, LO_HI) => brent::<FIRST_SECOND, LO_HI>(start, methods, limits, scratch, free, false),
+        (_, _) => brent::<FIRST_SECOND, FIRST_SECOND>(start, methods, limits, scratch, free, false),
     }
 }
 
@@ -386,10 +421,11 @@ fn brent<const K1: u8, const K2: u8>(
     limits: Limits,
     scratch: &mut Scratch,
     free: u64,
+    wide: bool,
 ) -> GameResult {
     debug_assert!(methods.is_deterministic());
     let (k1, k2) = (PairOrder::of_const(K1), PairOrder::of_const(K2));
-    let Scratch { game: g, saved } = scratch;
+    let Scratch { game: g, saved, wide: lanes } = scratch;
     g.clone_from(start);
     // Kept by every way of making or playing a `Game` (tested); `take` relies on it, so a
     // broken invariant stops here rather than giving a wrong game.
@@ -406,7 +442,14 @@ fn brent<const K1: u8, const K2: u8>(
         return result!(end.into());
     }
     let until = free.min(limits.max_tricks);
-    let end = free_run::<K1, K2>(g, &mut c, methods, until, &mut tricks, &mut battle_cards);
+    let end = if wide {
+        let optimized = methods.first == Method::Optimized;
+        let end = crate::wide::free_run(lanes, g, optimized, until, &mut tricks, &mut battle_cards);
+        c = Counters::of(g);
+        end
+    } else {
+        free_run::<K1, K2>(g, &mut c, methods, until, &mut tricks, &mut battle_cards)
+    };
     if let Some(end) = end {
         return result!(end.into());
     }
