@@ -12,7 +12,8 @@ use std::hint::black_box;
 
 use bataille_engine::{
     Card, DeckSpec, Game, Limits, Method, Methods, Packed, PackedDeal, Position, Scratch,
-    SeenPositions, play_deterministic, play_random, play_random_until_repeat,
+    SeenPositions, play_deterministic, play_deterministic_rings, play_random,
+    play_random_until_repeat,
 };
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
@@ -93,6 +94,73 @@ fn games_per_second(c: &mut Criterion) {
                         .tricks;
                     }
                     black_box(tricks)
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+/// Nanoseconds per trick on 1,000 random 52-card deals, natural and optimized: the engine as
+/// the searches run it ([`play_deterministic`]: the wide first phase where the processor has
+/// it), the ring engine alone, and a lower bound on the same machine: a loop that only reads
+/// the two top cards of two rings and compares them, as many times as the games have tricks.
+fn nanoseconds_per_trick(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tricks-52");
+    const DEALS: usize = 1000;
+    let spec = DeckSpec::new(4, 13).unwrap();
+    let deals = random_deals(spec, DEALS);
+    let half = spec.first_hand();
+    for m in [Method::Natural, Method::Optimized] {
+        let methods = Methods::both(m);
+        let mut scratch = Scratch::default();
+        let mut start = Game::default();
+        let lengths: Vec<u64> = deals
+            .iter()
+            .map(|d| {
+                start.set(&d[..half], &d[half..]);
+                play_deterministic(&start, methods, Limits::DETERMINISTIC, &mut scratch).tricks
+            })
+            .collect();
+        let total: u64 = lengths.iter().sum();
+        group.throughput(Throughput::Elements(total));
+        for (name, rings) in [("engine", false), ("rings", true)] {
+            group.bench_function(BenchmarkId::new(name, m.name()), |b| {
+                b.iter(|| {
+                    let mut tricks = 0u64;
+                    for d in &deals {
+                        start.set(&d[..half], &d[half..]);
+                        let play =
+                            if rings { play_deterministic_rings } else { play_deterministic };
+                        tricks += play(&start, methods, Limits::DETERMINISTIC, &mut scratch).tricks;
+                    }
+                    black_box(tricks)
+                })
+            });
+        }
+        if m == Method::Natural {
+            // Each deal's hands in two rings of 256 cards (the engine's ring size), read one
+            // card from each per trick.
+            let rings: Vec<([Card; 256], [Card; 256])> = deals
+                .iter()
+                .map(|d| {
+                    let (mut a, mut b) = ([0; 256], [0; 256]);
+                    for i in 0..256 {
+                        a[i] = d[i % half];
+                        b[i] = d[half + i % half];
+                    }
+                    (a, b)
+                })
+                .collect();
+            group.bench_function(BenchmarkId::new("lower-bound", "read-two-compare"), |b| {
+                b.iter(|| {
+                    let mut first = 0u64;
+                    for ((a, b), &n) in rings.iter().zip(&lengths) {
+                        for i in 0..n as usize {
+                            first += u64::from(a[i & 255] > b[i & 255]);
+                        }
+                    }
+                    black_box(first)
                 })
             });
         }
@@ -194,5 +262,12 @@ fn random_method(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, tricks_per_second, games_per_second, small_decks, random_method);
+criterion_group!(
+    benches,
+    tricks_per_second,
+    games_per_second,
+    nanoseconds_per_trick,
+    small_decks,
+    random_method
+);
 criterion_main!(benches);

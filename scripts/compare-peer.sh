@@ -40,7 +40,7 @@ if [[ -z ${BIN:-} ]]; then
     (cd "$root" && cargo build --release --quiet --bin bataille)
     BIN="$root/target/release/bataille"
 fi
-ours=$BIN
+ours=$(realpath "$BIN")
 
 # CPU seconds (user + system) of a command run in $work, its output discarded.
 cpu() {

@@ -17,7 +17,9 @@
 #   plan.csv        the positions (or deals) each method plays: its speed measured on a short
 #                   sample, times the budget (the same number, hence the same positions, on a
 #                   rerun)
-#   cpu.csv         one line per run: method, start, end, CPU seconds, exit status, commit
+#   cpu.csv         one line per run segment: method, start, end, CPU seconds, exit status
+#                   (0 done, 130 stopped and resumed later, `lost`: killed with its machine, its
+#                   CPU unknown, its work kept by the checkpoint), commit
 #   seeds-insert.txt, seeds-mutate.txt   the seeds of the seeded samplers
 set -euo pipefail
 SEED=1
@@ -36,13 +38,19 @@ table() {
             played=$(awk -F, '$1 == "deals" { print $2 }' "$out/summary.csv")
             looping=$(awk -F, '$1 == "looping_deals" { print $2 }' "$out/summary.csv")
             loops=$(($(wc -l <"$out/cycles.csv") - 1))
-            cpu=$(awk -F, -v m="$m" '$1 == m && $5 == 0 { t += $4 } END { printf "%.0f", t }' "$dir/cpu.csv")
+            # CPU of every recorded segment (finished, or stopped and resumed); a segment lost
+            # to a machine restart (exit `lost`, no CPU recorded) leaves the recorded sum short:
+            # the planned budget stands for the whole run then, marked "planned".
+            cpu=$(awk -F, -v m="$m" '$1 == m && ($5 == 0 || $5 == 130) { t += $4 } END { printf "%.0f", t }' "$dir/cpu.csv")
+            if awk -F, -v m="$m" '$1 == m && $5 == "lost" { f = 1 } END { exit !f }' "$dir/cpu.csv"; then
+                cpu="$(awk -F, -v m="$m" '$1 == m { print $3 }' "$dir/plan.csv") planned"
+            fi
             new=$loops
             if [[ $m == mutate && -f $dir/seeds-mutate-ids.txt ]]; then
                 new=$(tail -n +2 "$out/cycles.csv" | cut -d, -f1 | grep -cvxFf "$dir/seeds-mutate-ids.txt" || true)
             fi
             awk -v d="${dir##*/}" -v m="$m" -v p="$played" -v c="$cpu" -v l="$looping" -v k="$loops" -v n="$new" \
-                'BEGIN { h = c / 3600; printf "| %s | %s | %s | %s | %s | %s | %.1f | %.1f | %s |\n", d, m, p, c, l, k, k / h, l / h, n }'
+                'BEGIN { h = (c + 0) / 3600; printf "| %s | %s | %s | %s | %s | %s | %.1f | %.1f | %s |\n", d, m, p, c, l, k, k / h, l / h, n }'
         done
     done
 }

@@ -246,7 +246,8 @@ pub(crate) fn run_search<G: DealGame>(
 }
 
 /// Before a run of more than [`ESTIMATE_FROM`] deals: measures the speed on a short sample (a
-/// time, not a count: the largest decks play a few deals in it), prints the estimated time
+/// time, not a count: the largest decks play a few deals in it; 20 ms, then 300 ms when the
+/// first puts the run above a quarter of a minute), prints the estimated time
 /// when it is more than a minute, and refuses a run estimated at more than [`MAX_DAYS`] days
 /// unless `no_limit`.
 fn estimate<G: DealGame>(
@@ -263,9 +264,15 @@ fn estimate<G: DealGame>(
     if deals < ESTIMATE_FROM as f64 {
         return Ok(());
     }
-    let speed = sample_speed(game, Duration::from_millis(300));
     // Threads beyond the cores add nothing.
     let workers = threads.min(cores()).max(1);
+    // A quick sample first: a run it puts well under the minute is not worth a longer one
+    // (the sample's time is spent before every run).
+    let quick = sample_speed(game, Duration::from_millis(20));
+    if deals / (quick * workers as f64) < SHOW_ESTIMATE_FROM / 4.0 {
+        return Ok(());
+    }
+    let speed = sample_speed(game, Duration::from_millis(300));
     let secs = deals / (speed * workers as f64);
     let days = secs / 86_400.0;
     let on = if workers == 1 { "1 thread".to_string() } else { format!("{workers} threads") };
