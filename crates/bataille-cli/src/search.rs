@@ -217,6 +217,7 @@ pub(crate) fn run_search<G: DealGame>(
             ("elapsed_s", format!("{elapsed:.3}")),
             ("deals_played", ended.deals_played.to_string()),
             ("deals_per_s", format!("{:.0}", ended.deals_played as f64 / elapsed.max(1e-9))),
+            ("engine", game.engine()),
         ],
     );
     files.commit()?;

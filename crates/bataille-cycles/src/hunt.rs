@@ -370,6 +370,10 @@ impl DealGame for PositionHunt {
         self.position(deal).to_string()
     }
 
+    fn engine(&self) -> String {
+        bataille_engine::first_phase(self.methods).to_string()
+    }
+
     fn alignment(&self, deal: &[u8]) -> Alignment {
         if self.deck.len() % 2 == 1 {
             return Alignment::NotApplicable;

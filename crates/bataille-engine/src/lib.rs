@@ -53,7 +53,7 @@ pub use method::{Method, MethodError, Methods};
 pub use outcome::{Cycle, CycleId, GameResult, Limits, Outcome};
 pub use packed::{Finished, Packed, PackedDeal};
 pub use play::{
-    Scratch, loop_positions, play, play_deterministic, play_deterministic_phased,
+    Scratch, first_phase, loop_positions, play, play_deterministic, play_deterministic_phased,
     play_deterministic_rings, play_random, play_random_until_repeat, wide_first_phase,
 };
 pub use position::{Player, Position, PositionError};

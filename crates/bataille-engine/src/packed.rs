@@ -116,6 +116,16 @@ impl Packed {
         })
     }
 
+    /// What plays the games, for the record of a run: "AVX-512 lanes (8 games at a time)",
+    /// "AVX2 lanes (4 games at a time)" or "registers (one game at a time)".
+    pub fn describe(&self) -> &'static str {
+        match self.simd {
+            Simd::Avx512 => "AVX-512 lanes (8 games at a time)",
+            Simd::Avx2 => "AVX2 lanes (4 games at a time)",
+            Simd::None => "registers (one game at a time)",
+        }
+    }
+
     /// The position `first` / `second` in registers.
     ///
     /// # Panics

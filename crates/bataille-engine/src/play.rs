@@ -93,6 +93,18 @@ pub fn wide_first_phase() -> bool {
     crate::wide::available()
 }
 
+/// How [`play_deterministic`] plays the first phase of a game with `methods`, for the record of
+/// a run: "AVX-512 runs of up to 32 tricks" (the wide phase) or "rings, one trick at a time".
+pub fn first_phase(methods: Methods) -> &'static str {
+    let wide =
+        methods == Methods::both(Method::Natural) || methods == Methods::both(Method::Optimized);
+    if wide && crate::wide::available() {
+        "AVX-512 runs of up to 32 tricks"
+    } else {
+        "rings, one trick at a time"
+    }
+}
+
 /// [`play_deterministic`] with `free` tricks (about: the first phase counts reveals) played
 /// before Brent's algorithm starts instead of the default: for the tests, which check that the
 /// answer does not depend on it.

@@ -316,6 +316,17 @@ impl DealGame for Bataille {
         self.position(deal).to_string()
     }
 
+    fn engine(&self) -> String {
+        let phase = bataille_engine::first_phase(self.methods);
+        if !self.methods.is_deterministic() {
+            return "rings, random stacking".to_string();
+        }
+        match self.packed {
+            Some(p) => format!("{}, then {phase} for games still running", p.describe()),
+            None => phase.to_string(),
+        }
+    }
+
     fn alignment(&self, deal: &[u8]) -> Alignment {
         if !self.methods.is_deterministic() || self.deck.len() % 2 == 1 {
             return Alignment::NotApplicable;

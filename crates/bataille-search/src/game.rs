@@ -154,6 +154,12 @@ pub trait DealGame: Sync {
         "per player"
     }
 
+    /// What plays the games on this machine (vector lanes, registers, rings), for the run's
+    /// `metadata.csv`: the choice is made at run time, by the processor's instructions.
+    fn engine(&self) -> String {
+        "scalar".to_string()
+    }
+
     /// The aligned property of the loop reached from `deal` (default: not applicable).
     fn alignment(&self, deal: &[u8]) -> Alignment {
         let _ = deal;
