@@ -1,0 +1,95 @@
+#!/bin/bash
+# The 52-card hunt in position space: loops looked for among positions of every split of the
+# C=4 V=13 deck (natural stacking), not only among deals. One run of POSITIONS positions is cut
+# into SHARDS shards (`--shard K/SHARDS`), each an ordinary resumable output directory with its
+# checkpoint beside it while it runs, so that the run goes on over many sessions and machines:
+# the script plays the shards in order, skips the finished ones and resumes the one it was
+# stopped in. `merge` of every shard gives the files of the whole run.
+#
+# Usage: scripts/position-hunt-52.sh SAMPLER [MAX_SHARDS]    play (or continue) up to
+#                                                           MAX_SHARDS more shards (default all)
+#        scripts/position-hunt-52.sh SAMPLER status         shards done, positions, loops
+#        scripts/position-hunt-52.sh SAMPLER merge          merge the finished shards
+#   SAMPLER: uniform (1e11 positions in 100 shards) or insert (cards of new values inserted
+#   into the known loops of smaller decks, results/cycles/seeds/c4-natural-known.txt: 1e10
+#   positions in 10 shards). Environment: BIN (default target/release/bataille, copied to
+#   target/hunt52-bin/), THREADS (default 0: every core).
+#
+# Layout under results/cycles/hunt-52/natural-SAMPLER/:
+#   shard-KKK/        the shard's output directory (summary.csv, cycles.csv, loops.csv, ...)
+#   shard-KKK.ckpt    its checkpoint while it runs (committed with the rest, so that a fresh
+#                     clone resumes it)
+#   cpu.csv           one line per shard segment: shard, start, end, CPU s, exit, commit
+set -euo pipefail
+SAMPLER=${1:?usage: scripts/position-hunt-52.sh uniform|insert [MAX_SHARDS|status|merge]}
+ACTION=${2:-all}
+SEED=1
+case $SAMPLER in
+uniform) POSITIONS=100000000000 SHARDS=100 EXTRA=() ;;
+insert)
+    POSITIONS=10000000000 SHARDS=10
+    EXTRA=(--seeds results/cycles/seeds/c4-natural-known.txt)
+    ;;
+*) echo "unknown sampler $SAMPLER (uniform or insert)" >&2; exit 2 ;;
+esac
+DIR=results/cycles/hunt-52/natural-$SAMPLER
+mkdir -p "$DIR"
+[[ -f $DIR/cpu.csv ]] || echo "shard,start,end,cpu_s,exit,commit" >"$DIR/cpu.csv"
+name() { printf 'shard-%03d' "$1"; }
+
+if [[ $ACTION == status ]]; then
+    done=0 positions=0 looping=0
+    for ((k = 1; k <= SHARDS; k++)); do
+        out=$DIR/$(name "$k")
+        [[ -f $out/summary.csv && ! -f $out.ckpt ]] || continue
+        done=$((done + 1))
+        positions=$((positions + $(awk -F, '$1 == "deals" { print $2 }' "$out/summary.csv")))
+        looping=$((looping + $(awk -F, '$1 == "looping_deals" { print $2 }' "$out/summary.csv")))
+    done
+    cpu=$(awk -F, 'NR > 1 && ($5 == 0 || $5 == 130) { t += $4 } END { printf "%.0f", t }' "$DIR/cpu.csv")
+    echo "natural-$SAMPLER: $done of $SHARDS shards done, $positions positions, $looping looping, $cpu CPU s"
+    exit 0
+fi
+if [[ $ACTION == merge ]]; then
+    parts=()
+    for ((k = 1; k <= SHARDS; k++)); do
+        out=$DIR/$(name "$k")
+        [[ -f $out/summary.csv && ! -f $out.ckpt ]] && parts+=("$out")
+    done
+    exec "${BIN:-target/release/bataille}" merge "${parts[@]}" --partial --out "$DIR/merged" --replace
+fi
+
+max=$([[ $ACTION == all ]] && echo "$SHARDS" || echo "$ACTION")
+mkdir -p target/hunt52-bin
+cp "${BIN:-target/release/bataille}" target/hunt52-bin/bataille
+BIN=target/hunt52-bin/bataille
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+[[ -z $(git status --porcelain -- crates 2>/dev/null) ]] || COMMIT=$COMMIT-dirty
+played=0
+for ((k = 1; k <= SHARDS && played < max; k++)); do
+    out=$DIR/$(name "$k") ckpt=$DIR/$(name "$k").ckpt
+    if [[ -f $out/summary.csv && ! -f $ckpt ]]; then continue; fi
+    resume=()
+    [[ -f $ckpt ]] && resume=(--resume)
+    echo "== shard $k/$SHARDS ($(date -u +%FT%TZ)) ${resume[*]}"
+    start=$(date -u +%FT%TZ)
+    times=$(mktemp)
+    status=0
+    /usr/bin/time -f "%U %S" -o "$times" "$BIN" cycles hunt -c 4 -v 13 -m natural \
+        --sampler "$SAMPLER" "${EXTRA[@]}" --random "$POSITIONS" --seed $SEED \
+        --shard "$k/$SHARDS" --threads "${THREADS:-0}" --checkpoint "$ckpt" "${resume[@]}" \
+        --out "$out" --replace &
+    timer=$!
+    trap 'pkill -TERM -P "$timer"' INT TERM
+    while :; do
+        if wait "$timer"; then status=0; break; else status=$?; fi
+        kill -0 "$timer" 2>/dev/null || break
+    done
+    trap - INT TERM
+    cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$times")
+    rm -f "$times"
+    echo "$k,$start,$(date -u +%FT%TZ),$cpu,$status,$COMMIT" >>"$DIR/cpu.csv"
+    [[ $status -eq 0 ]] || exit "$status"
+    rm -f "$ckpt"
+    played=$((played + 1))
+done
