@@ -73,9 +73,16 @@ struct ExtendArgs {
     /// Most ties in one un-played trick.
     #[arg(long, default_value_t = 3)]
     max_ties: usize,
-    /// Most positions searched.
+    /// Most positions searched (with --whole-game: from each position of the game).
     #[arg(long, default_value_t = 10_000_000)]
     budget: u64,
+    /// Search backwards from every position of the game, not only from its start: a deal `d`
+    /// tricks before the position after `t` tricks plays `L - t + d` tricks.
+    #[arg(long)]
+    whole_game: bool,
+    /// With --whole-game: search from the start and every N-th trick after it.
+    #[arg(long, default_value_t = 1, value_name = "N", requires = "whole_game")]
+    every: u64,
     /// Append the deals found to this records file (usually results/records.csv).
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,
@@ -172,23 +179,60 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
         r.cards
     );
     let started = Instant::now();
-    let progress = UnitsProgress::counting("records extend", args.budget, "positions");
-    let e = backward::extend_watched(&start, methods, args.max_ties, args.budget, &mut |seen| {
-        progress.update(seen, 0, args.budget, &format!("{seen} positions before it"));
-    });
-    progress.finish();
     let ties = format!("tricks of at most {} ties", args.max_ties);
-    let searched = match (e.complete, e.ties_cut) {
-        (true, false) => "the whole tree".to_string(),
-        (true, true) => format!("the whole tree of {ties} (longer tricks left out)"),
-        (false, _) => format!("stopped at the budget of {} positions", args.budget),
+    // The longest deal found by each measure: (deal, tricks, cards) of its whole game.
+    let (found, complete, ties_cut) = if args.whole_game {
+        if args.every == 0 {
+            bail!("--every must be at least 1, got 0");
+        }
+        let positions = r.tricks / args.every + 1;
+        let progress =
+            UnitsProgress::counting("records extend", positions, "positions of the game");
+        let e = backward::extend_game(
+            &start,
+            methods,
+            args.max_ties,
+            args.budget,
+            args.every,
+            &mut |done| progress.update(done, 0, positions, "searched backwards"),
+        );
+        progress.finish();
+        let searched = match (e.complete, e.ties_cut) {
+            (true, false) => "each whole tree".to_string(),
+            (true, true) => format!("each whole tree of {ties} (longer tricks left out)"),
+            (false, _) => format!("some stopped at the budget of {} positions", args.budget),
+        };
+        println!(
+            "searched:  {} positions of the game (every {} tricks), {} positions before them, \
+             {searched} in {:.2} s",
+            e.positions,
+            args.every,
+            e.visited,
+            started.elapsed().as_secs_f64()
+        );
+        ([e.by_tricks, e.by_cards], e.complete, e.ties_cut)
+    } else {
+        let progress = UnitsProgress::counting("records extend", args.budget, "positions");
+        let e =
+            backward::extend_watched(&start, methods, args.max_ties, args.budget, &mut |seen| {
+                progress.update(seen, 0, args.budget, &format!("{seen} positions before it"));
+            });
+        progress.finish();
+        let searched = match (e.complete, e.ties_cut) {
+            (true, false) => "the whole tree".to_string(),
+            (true, true) => format!("the whole tree of {ties} (longer tricks left out)"),
+            (false, _) => format!("stopped at the budget of {} positions", args.budget),
+        };
+        println!(
+            "searched:  {} positions before it ({} deals), {searched} in {:.2} s",
+            e.visited,
+            e.deals,
+            started.elapsed().as_secs_f64()
+        );
+        let whole =
+            |f: Option<(Position, u64, u64)>| f.map(|(d, t, c)| (d, r.tricks + t, r.cards + c));
+        ([whole(e.by_tricks), whole(e.by_cards)], e.complete, e.ties_cut)
     };
-    println!(
-        "searched:  {} positions before it ({} deals), {searched} in {:.2} s",
-        e.visited,
-        e.deals,
-        started.elapsed().as_secs_f64()
-    );
     let mut rows = Vec::new();
     let mut command =
         format!("bataille records extend {} --method {}", start.compact(), methods.first);
@@ -196,23 +240,37 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
         command += &format!(" --method2 {}", methods.second);
     }
     command += &format!(" --max-ties {} --budget {}", args.max_ties, args.budget);
+    if args.whole_game {
+        command += &format!(" --whole-game --every {}", args.every);
+    }
     let (commit, machine, date) = (commit(), machine(), utc_now());
-    for (measure, found) in [(Measure::Tricks, &e.by_tricks), (Measure::Cards, &e.by_cards)] {
-        let Some((deal, t, c)) = found else { continue };
+    for (measure, found) in [(Measure::Tricks, &found[0]), (Measure::Cards, &found[1])] {
+        let Some((deal, tricks, cards)) = found else { continue };
         // Replayed: the deal must play exactly the announced game.
         let g = play(deal);
-        if !g.outcome.is_finished() || (g.tricks, g.cards) != (r.tricks + t, r.cards + c) {
+        if !g.outcome.is_finished() || (g.tricks, g.cards) != (*tricks, *cards) {
             bail!(
-                "internal error: {deal} was found {t} tricks before the start but plays {} tricks, {} cards",
+                "internal error: {deal} was found to play {tricks} tricks, {cards} cards but \
+                 plays {} tricks, {} cards",
                 g.tricks,
                 g.cards
             );
         }
+        let longer = match measure {
+            Measure::Tricks => (g.tricks, g.cards) > (r.tricks, r.cards),
+            Measure::Cards => (g.cards, g.tricks) > (r.cards, r.tricks),
+        };
+        if !longer {
+            continue;
+        }
+        let signed = |a: u64, b: u64| format!("{:+}", a as i128 - b as i128);
         println!(
-            "by {:<7} {deal}: {} tricks, {} cards (+{t} tricks, +{c} cards)",
+            "by {:<7} {deal}: {} tricks, {} cards ({} tricks, {} cards)",
             format!("{}:", measure.name()),
             g.tricks,
-            g.cards
+            g.cards,
+            signed(g.tricks, r.tricks),
+            signed(g.cards, r.cards)
         );
         rows.push(RecordRow {
             spec,
@@ -231,11 +289,17 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
         });
     }
     if rows.is_empty() {
-        match (e.complete, e.ties_cut) {
-            (true, false) => println!("no deal leads to this position"),
-            (true, true) => println!("no deal leads to this position through {ties}"),
+        let what = if args.whole_game {
+            "no deal leads to a longer game through a position of this one"
+        } else {
+            "no deal leads to this position"
+        };
+        match (complete, ties_cut) {
+            (true, false) => println!("{what}"),
+            (true, true) => println!("{what} through {ties}"),
             (false, _) => println!(
-                "undecided: no deal found within the budget (a larger --budget searches further)"
+                "undecided: no longer game found within the budget (a larger --budget searches \
+                 further)"
             ),
         }
     } else if let Some(records) = &args.records {

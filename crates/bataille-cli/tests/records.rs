@@ -262,6 +262,22 @@ fn extend_appends_replayable_longer_deals() {
     let out = run_ok(&["records", "extend", root, "-m", "optimized", "--records", r]);
     assert!(out.contains("no deal leads to this position"), "{out}");
     assert_eq!(fs::read_to_string(&records).unwrap(), text);
+    // From every fifth position of the game, not only its deal: a longer game than from the
+    // deal alone (a deal that joins the game later), appended with its command, replayable.
+    let args = ["--whole-game", "--every", "5", "--budget", "3000"];
+    let out = run_ok(
+        &[&["records", "extend", deal, "-m", "optimized", "--records", r][..], &args].concat(),
+    );
+    assert!(out.contains("101 positions of the game (every 5 tricks)"), "{out}");
+    assert!(out.contains("508 tricks, 612 cards (+4 tricks, +4 cards)"), "{out}");
+    let text = fs::read_to_string(&records).unwrap();
+    assert_eq!(text.lines().count(), 5, "{text}");
+    assert!(text.contains("--budget 3000 --whole-game --every 5"), "{text}");
+    let v = run_ok(&["verify", "--filter", "records", "--records", r]);
+    assert!(v.contains("4 record rows replayed: 4 ok"), "{v}");
+    // --every needs --whole-game.
+    let o = bataille(&["records", "extend", deal, "--every", "5"]);
+    assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]

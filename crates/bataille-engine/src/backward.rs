@@ -544,6 +544,90 @@ pub fn extend_watched(
     result
 }
 
+/// What [`extend_game`] found: the deal whose game is longest among the deals before the
+/// positions of a game, by tricks and by cards, and what the search covered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameExtension {
+    /// The deal whose game is longest by tricks, with its tricks and cards (`None` when no
+    /// position of the game has a deal among its ancestors within the bounds).
+    pub by_tricks: Option<(Position, u64, u64)>,
+    /// The same, by cards (then tricks).
+    pub by_cards: Option<(Position, u64, u64)>,
+    /// Positions of the game searched from (the start and every `every`-th trick after it).
+    pub positions: u64,
+    /// Ancestors visited in all.
+    pub visited: u64,
+    /// Whether every search covered its whole tree (otherwise a budget stopped one).
+    pub complete: bool,
+    /// Whether tricks of more than `max_ties` ties were left out somewhere.
+    pub ties_cut: bool,
+}
+
+/// Extends a whole game, not only its deal: the game from `start` (which must end) passes
+/// through a position `p_t` after `t` tricks; a deal `d` tricks before `p_t` plays the rest of
+/// the game too, `L - t + d` tricks in all (`L` the game's length). So every position of the
+/// game (the start, then every `every`-th trick) is searched backwards, each within `budget`
+/// ancestors and tricks of at most `max_ties` ties, and the deal whose game is longest (by
+/// tricks, and by cards) is kept, among ties the smallest in [`Position::canonical_cmp`].
+/// `watch` is told the positions searched so far after each.
+///
+/// # Panics
+///
+/// If a method is random, or `every` is 0.
+pub fn extend_game(
+    start: &Position,
+    methods: Methods,
+    max_ties: usize,
+    budget: u64,
+    every: u64,
+    watch: &mut dyn FnMut(u64),
+) -> GameExtension {
+    assert!(every > 0, "every must be at least 1");
+    let whole =
+        crate::play::play(start, methods, &mut crate::game::NoRandom, crate::Limits::DETERMINISTIC);
+    let (length, length_cards) = (whole.tricks, whole.cards);
+    let mut result = GameExtension {
+        by_tricks: None,
+        by_cards: None,
+        positions: 0,
+        visited: 0,
+        complete: true,
+        ties_cut: false,
+    };
+    let mut g = crate::Game::new(start);
+    let (mut t, mut c) = (0u64, 0u64);
+    loop {
+        if t % every == 0 {
+            let p = g.to_position();
+            let e = extend(&p, methods, max_ties, budget);
+            result.positions += 1;
+            result.visited += e.visited;
+            result.complete &= e.complete;
+            result.ties_cut |= e.ties_cut;
+            for (found, by_cards) in [(&e.by_tricks, false), (&e.by_cards, true)] {
+                if let Some((deal, d, dc)) = found {
+                    let (tricks, cards) = (length - t + d, length_cards - c + dc);
+                    let best = if by_cards { &mut result.by_cards } else { &mut result.by_tricks };
+                    keep(best, deal, tricks, cards, by_cards);
+                }
+            }
+            watch(result.positions);
+        }
+        if g.ending().is_some() {
+            break;
+        }
+        let trick = g.trick(methods, &mut crate::game::NoRandom);
+        t += 1;
+        c += u64::from(trick.reveals);
+        if let crate::game::TrickResult::Ended(_) = trick.result {
+            break;
+        }
+    }
+    // The start is a deal one trick before the position after the first trick: unless the
+    // game has no trick or the budget stops that search, the answer is at least the game.
+    result
+}
+
 /// How often [`extend_watched`] reports: every this many ancestors.
 pub const WATCH_EVERY: u64 = 1 << 16;
 
@@ -797,6 +881,52 @@ mod tests {
             }
         }
         assert!(loops_seen > 10, "{loops_seen}");
+    }
+
+    #[test]
+    fn whole_game_extension_is_the_longest_deal_merging_into_the_game() {
+        // C=2 V=4: every deal, its game's positions; a deal's game that meets the start's game
+        // goes on as it, so the answer is the longest game among the deals that meet it.
+        let spec = crate::DeckSpec::new(2, 4).unwrap();
+        let mut deck = spec.sorted_deck();
+        let mut games: Vec<(Position, u64, u64, Vec<Position>)> = Vec::new();
+        loop {
+            let deal = Position::new(deck[..4].to_vec(), deck[4..].to_vec()).unwrap();
+            for m in [Method::Natural] {
+                let methods = Methods::both(m);
+                let r = play(&deal, methods, &mut NoRandom, Limits::DETERMINISTIC);
+                if r.outcome.is_finished() {
+                    let mut g = Game::new(&deal);
+                    let mut seen = vec![deal.clone()];
+                    while g.ending().is_none() {
+                        if let TrickResult::Ended(_) = g.trick(methods, &mut NoRandom).result {
+                            break;
+                        }
+                        seen.push(g.to_position());
+                    }
+                    games.push((deal.clone(), r.tricks, r.cards, seen));
+                }
+            }
+            if !next_permutation(&mut deck) {
+                break;
+            }
+        }
+        let methods = Methods::both(Method::Natural);
+        for (start, length, _, positions) in games.iter().step_by(37) {
+            let e = extend_game(start, methods, MAX_CARDS, u64::MAX, 1, &mut |_| {});
+            assert!(e.complete);
+            let set: std::collections::HashSet<&Position> = positions.iter().collect();
+            let best = games
+                .iter()
+                .filter(|(_, _, _, p)| p.iter().any(|x| set.contains(x)))
+                .map(|(_, t, _, _)| *t)
+                .max()
+                .unwrap();
+            let (deal, tricks, _) = e.by_tricks.clone().expect("the start at least");
+            assert_eq!(tricks, best, "{start}");
+            assert!(tricks >= *length);
+            assert_eq!(play(&deal, methods, &mut NoRandom, Limits::DETERMINISTIC).tricks, tricks);
+        }
     }
 
     #[test]
