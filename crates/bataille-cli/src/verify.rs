@@ -231,5 +231,54 @@ fn check_records(path: &Path, rows: &[(usize, RecordRow)], markdown: bool) -> us
     }
     println!();
     println!("{} record rows replayed: {} ok, {failed} failed", rows.len(), rows.len() - failed);
+    print_best_known(rows, markdown);
     failed
+}
+
+/// Each cell of the records file (one method for both players) against the best known game:
+/// the public table's, the C++ explorer's logged one, or ours when it is longer.
+fn print_best_known(rows: &[(usize, RecordRow)], markdown: bool) {
+    use std::collections::BTreeMap;
+    let mut ours: BTreeMap<(usize, usize, String), (u64, String, bataille_engine::Method)> =
+        BTreeMap::new();
+    for (_, row) in rows {
+        let m = row.methods.first;
+        if row.methods.second != m || check_row(row).is_err() {
+            continue;
+        }
+        let key = (row.spec.colours(), row.spec.values(), m.name().to_string());
+        let e = ours.entry(key).or_insert((0, String::new(), m));
+        if row.tricks > e.0 {
+            *e = (row.tricks, row.deal.compact(), m);
+        }
+    }
+    let cells: Vec<_> = ours
+        .iter()
+        .filter_map(|((c, v, name), (tricks, deal, m))| {
+            let (best, source, _) =
+                bataille_records::published::best_known(*c, *v, *m, Some((*tricks, deal)))?;
+            Some((format!("C={c} V={v}"), name.clone(), *tricks, best, source))
+        })
+        .collect();
+    if cells.is_empty() {
+        return;
+    }
+    println!();
+    if markdown {
+        println!("| deck | method | ours (tricks) | best known | source |");
+        println!("| --- | --- | ---: | ---: | --- |");
+    } else {
+        println!(
+            "each cell against the best known game (public table, the C++ explorer's logs, or ours):"
+        );
+    }
+    for (deck, method, tricks, best, source) in cells {
+        let source = source.name();
+        if markdown {
+            println!("| {deck} | {method} | {tricks} | {best} | {source} |");
+        } else {
+            let mark = if tricks >= best { "best known" } else { "below" };
+            println!("{mark:<16}  {deck} {method}: ours {tricks}, best known {best} ({source})");
+        }
+    }
 }

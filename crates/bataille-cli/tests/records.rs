@@ -275,6 +275,11 @@ fn extend_appends_replayable_longer_deals() {
     assert!(text.contains("--budget 3000 --whole-game --every 5"), "{text}");
     let v = run_ok(&["verify", "--filter", "records", "--records", r]);
     assert!(v.contains("4 record rows replayed: 4 ok"), "{v}");
+    // The cell against the best known game: the C++ explorer's logged 640 tricks.
+    assert!(
+        v.contains("below             C=4 V=6 optimized: ours 508, best known 640 (logs)"),
+        "{v}"
+    );
     // --every needs --whole-game.
     let o = bataille(&["records", "extend", deal, "--every", "5"]);
     assert_eq!(o.status.code(), Some(2));
