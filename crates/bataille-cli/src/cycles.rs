@@ -45,6 +45,9 @@ enum CyclesCommand {
     /// piles, or built from known loops), played until they end or loop, every loop kept with
     /// the positions that reach it. The same files, checkpoints, shards and merge as `hunt`.
     Hunt(HuntArgs),
+    /// Loops of a given period found, or proved absent, by a SAT solver (CaDiCaL): each loop
+    /// replayed by the engine, each absence certified by an LRAT proof that is checked.
+    Solve(crate::solve::SolveArgs),
 }
 
 pub(crate) fn run(args: CyclesArgs) -> Result<ExitCode> {
@@ -52,6 +55,7 @@ pub(crate) fn run(args: CyclesArgs) -> Result<ExitCode> {
         CyclesCommand::Census(a) => run_census(a),
         CyclesCommand::Ancestors(a) => run_ancestors(a),
         CyclesCommand::Hunt(a) => run_hunt(a),
+        CyclesCommand::Solve(a) => crate::solve::run(a),
     }
 }
 

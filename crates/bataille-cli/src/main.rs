@@ -49,6 +49,7 @@ mod output;
 mod play;
 mod records;
 mod search;
+mod solve;
 mod takeaway;
 mod verify;
 

@@ -14,4 +14,5 @@ mod hostile;
 mod hunt;
 mod old_files;
 mod records;
+mod solve;
 mod takeaway;

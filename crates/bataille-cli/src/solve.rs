@@ -1,0 +1,346 @@
+//! `bataille cycles solve`: loops of a given period found, or proved absent, by a SAT solver
+//! (see `bataille_sat`).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use bataille_engine::{DeckSpec, Method, Methods, Position, loop_positions};
+use bataille_sat::{Found, Instance, Question, Settings, Verdict, solve, solver_version};
+use clap::Args;
+
+use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
+use crate::output::{MAX_STATE_BYTES, OutputFiles, command_line, prepare_outputs, read_bounded};
+
+/// Flags of `bataille cycles solve`.
+#[derive(Debug, Args)]
+pub(crate) struct SolveArgs {
+    /// Number of colours C (copies of each value).
+    #[arg(long, short = 'c')]
+    colours: usize,
+    /// Number of values V.
+    #[arg(long, short = 'v')]
+    values: usize,
+    /// Stacking method of both players: natural or optimized.
+    #[arg(long, short, default_value = "natural")]
+    method: Method,
+    /// Positions that come back after exactly P tricks (loops of period P, and of its
+    /// divisors, which are listed with their own period).
+    #[arg(long, value_name = "P", required_unless_present = "max_period", conflicts_with = "max_period",
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    period: Option<u32>,
+    /// Every period from 1 to P, in order; the loops found at one period are excluded from
+    /// the next ones.
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_period: Option<u32>,
+    /// Every loop (otherwise the search stops at the first loop of period exactly P).
+    #[arg(long)]
+    all: bool,
+    /// Only loops that pass through a deal (a first hand of ⌊N/2⌋ cards).
+    #[arg(long)]
+    deals: bool,
+    /// Seconds each period may take (all its solver calls); a period not decided in time is
+    /// reported as undecided, and the search stops there.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::checks::seconds)]
+    time_limit: Option<Duration>,
+    /// Keep each period's CNF and proof (period-P.cnf, period-P.lrat) in --out/proofs;
+    /// otherwise only their SHA-256 and sizes are kept.
+    #[arg(long)]
+    keep: bool,
+    /// Output directory: instances.csv (one row per period), cycles.csv, metadata.csv. It
+    /// must be empty, or hold this question's own results (with --resume), unless --replace
+    /// is given.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Continue the periods not decided yet in --out (the decided ones are kept).
+    #[arg(long)]
+    resume: bool,
+    /// Replace the results in a non-empty --out directory.
+    #[arg(long)]
+    replace: bool,
+}
+
+const INSTANCES_HEADER: &str = "period,deals,verdict,loops_found,vars,clauses,solver_calls,\
+solve_s,check_s,proof_bytes,proof_sha256,proof_steps,cnf_sha256,solver";
+
+pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
+    let deck = DeckSpec::new(args.colours, args.values)?;
+    let (first, last) = match (args.period, args.max_period) {
+        (Some(p), _) => (p, p),
+        (None, Some(p)) => (1, p),
+        (None, None) => bail!("give --period P or --max-period P"),
+    };
+    // Every period is checked before any work (a refused size, a refused method).
+    for p in [first, last] {
+        Question { deck, method: args.method, period: p, deals: args.deals }.check()?;
+    }
+    let header = header(deck, args.method, args.deals, first, last);
+    let own = |dir: &Path| {
+        read_bounded(&dir.join("metadata.csv"), MAX_STATE_BYTES)
+            .ok()
+            .flatten()
+            .is_some_and(|t| t.contains(&header))
+    };
+    let _outputs = prepare_outputs(None, args.resume, &args.out, args.replace, &own)?;
+    let proofs = args.out.join("proofs");
+    std::fs::create_dir_all(&proofs)
+        .with_context(|| format!("cannot create {}", proofs.display()))?;
+    let stop = on_interrupt("bataille: stopping the solver (Ctrl-C again to quit at once)");
+    let settings = Settings {
+        all: args.all,
+        time_limit: args.time_limit,
+        stop,
+        work_dir: proofs.clone(),
+        keep: args.keep,
+    };
+    let methods = Methods::both(args.method);
+
+    // Resume: the periods decided before, and their loops.
+    let (mut rows, mut known) =
+        if args.resume { read_previous(&args.out, methods)? } else { (Vec::new(), Vec::new()) };
+    let decided: Vec<u32> = rows.iter().filter(|r| r.1 != "undecided").map(|r| r.0).collect();
+    rows.retain(|r| decided.contains(&r.0));
+    println!(
+        "deck:      C={} V={} {}, {}",
+        deck.colours(),
+        deck.values(),
+        args.method.name(),
+        what(args.deals)
+    );
+    println!("solver:    {} (LRAT proofs checked by bataille's own checker)", solver_version());
+    let mut stopped_at = None;
+    let mut exact_found = rows.iter().any(|r| r.1 == "found");
+    for period in first..=last {
+        if exact_found && !args.all {
+            break;
+        }
+        if decided.contains(&period) {
+            continue;
+        }
+        let q = Question { deck, method: args.method, period, deals: args.deals };
+        let blocked: Vec<Found> =
+            if args.max_period.is_some() { known.clone() } else { Vec::new() };
+        let inst = solve(&q, &blocked, &settings)?;
+        report(&inst);
+        rows.push((period, verdict_name(&inst.verdict).to_string(), instance_row(&inst)));
+        known.extend(inst.found.iter().cloned());
+        exact_found |= inst.verdict == Verdict::Found;
+        write(&args, &header, &rows, &known)?;
+        if inst.verdict == Verdict::Undecided {
+            stopped_at = Some(period);
+            break;
+        }
+    }
+    if args.keep {
+        println!("proofs:    {}", proofs.display());
+    } else {
+        let _ = std::fs::remove_dir(&proofs);
+    }
+    write(&args, &header, &rows, &known)?;
+    println!("{}", conclusion(&rows, first, last, args.all, stopped_at));
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn what(deals: bool) -> &'static str {
+    if deals { "loops through a deal" } else { "loops among positions of every split" }
+}
+
+fn header(deck: DeckSpec, method: Method, deals: bool, first: u32, last: u32) -> String {
+    format!(
+        "question,C={} V={} {} {} periods {first} to {last}",
+        deck.colours(),
+        deck.values(),
+        method.name(),
+        if deals { "deals" } else { "positions" }
+    )
+}
+
+fn verdict_name(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Complete => "complete",
+        Verdict::Found => "found",
+        Verdict::Undecided => "undecided",
+    }
+}
+
+fn instance_row(inst: &Instance) -> String {
+    let q = &inst.question;
+    let exact = inst.found.iter().filter(|f| f.period_tricks == u64::from(q.period)).count();
+    let (check, bytes, sha, steps) = match &inst.certificate {
+        Some(c) => (
+            format!("{:.3}", c.check_seconds),
+            c.proof_bytes.to_string(),
+            c.proof_sha256.clone(),
+            c.checked.added.to_string(),
+        ),
+        None => (String::new(), String::new(), String::new(), String::new()),
+    };
+    format!(
+        "{},{},{},{exact},{},{},{},{:.3},{check},{bytes},{sha},{steps},{},{}",
+        q.period,
+        q.deals,
+        verdict_name(&inst.verdict),
+        inst.vars,
+        inst.clauses,
+        inst.calls,
+        inst.solve_seconds,
+        inst.cnf_sha256,
+        solver_version()
+    )
+}
+
+fn report(inst: &Instance) {
+    let p = inst.question.period;
+    let size = format!("{} vars, {} clauses", inst.vars, inst.clauses);
+    for f in &inst.found {
+        println!(
+            "period {p}: loop {:016x} of period {} tricks ({} cards): {}",
+            f.id, f.period_tricks, f.period_cards, f.position
+        );
+    }
+    match (&inst.verdict, &inst.certificate) {
+        (Verdict::Complete, Some(c)) => println!(
+            "period {p}: complete ({size}; {:.2} s in the solver; proof of {} bytes, {} steps, \
+             checked in {:.2} s)",
+            inst.solve_seconds, c.proof_bytes, c.checked.added, c.check_seconds
+        ),
+        (Verdict::Found, _) => {
+            println!("period {p}: a loop found ({size}; {:.2} s)", inst.solve_seconds)
+        }
+        _ => println!(
+            "period {p}: UNDECIDED after {:.1} s in the solver ({size}): nothing is claimed",
+            inst.solve_seconds
+        ),
+    }
+}
+
+fn conclusion(
+    rows: &[(u32, String, String)],
+    first: u32,
+    last: u32,
+    all: bool,
+    stopped: Option<u32>,
+) -> String {
+    let complete_to =
+        (first..=last).take_while(|p| rows.iter().any(|r| r.0 == *p && r.1 == "complete")).last();
+    let mut s = String::new();
+    match complete_to {
+        Some(p) if first == 1 => {
+            let _ = write!(
+                s,
+                "certified: every loop of period 1 to {p} is listed in cycles.csv (each period's proof checked)"
+            );
+        }
+        Some(p) => {
+            let _ = write!(
+                s,
+                "certified: every position that comes back after {p} tricks lies on a loop listed in cycles.csv"
+            );
+        }
+        None => {}
+    }
+    if let Some(p) = stopped {
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        let _ = write!(s, "undecided: period {p} and beyond (raise --time-limit and --resume)");
+    } else if !all && rows.iter().any(|r| r.1 == "found") {
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str("found: the search stopped at the first loop (--all lists every loop)");
+    }
+    s
+}
+
+fn write(
+    args: &SolveArgs,
+    header: &str,
+    rows: &[(u32, String, String)],
+    known: &[Found],
+) -> Result<()> {
+    let mut rows: Vec<&(u32, String, String)> = rows.iter().collect();
+    rows.sort_by_key(|r| r.0);
+    let mut instances = format!("{INSTANCES_HEADER}\n");
+    for r in rows {
+        instances.push_str(&r.2);
+        instances.push('\n');
+    }
+    let mut cycles = String::from("cycle_id,period_tricks,period_cards,position\n");
+    for f in known {
+        let _ = writeln!(
+            cycles,
+            "{:016x},{},{},\"{}\"",
+            f.id, f.period_tricks, f.period_cards, f.position
+        );
+    }
+    let (q, rest) = header.split_once(',').expect("a key and a value");
+    let mut files = OutputFiles::new(&args.out);
+    files.add("instances.csv", instances.into_bytes());
+    files.add("cycles.csv", cycles.into_bytes());
+    files.add_key_values(
+        "metadata.csv",
+        &[
+            (q, rest.to_string()),
+            ("command", command_line()),
+            ("version", env!("CARGO_PKG_VERSION").to_string()),
+            ("solver", solver_version()),
+            ("checker", "bataille_sat::lrat (RUP steps only)".to_string()),
+            (
+                "time_limit_s",
+                args.time_limit.map_or("none".into(), |t| t.as_secs_f64().to_string()),
+            ),
+        ],
+    );
+    files.commit()
+}
+
+type Previous = (Vec<(u32, String, String)>, Vec<Found>);
+
+fn read_previous(out: &Path, methods: Methods) -> Result<Previous> {
+    let read = |name: &str| -> Result<String> {
+        read_bounded(&out.join(name), MAX_STATE_BYTES)?
+            .with_context(|| format!("--resume: {} has no {name}", out.display()))
+    };
+    let instances = read("instances.csv")?;
+    let mut rows = Vec::new();
+    for (n, line) in instances.lines().enumerate().skip(1) {
+        let mut f = line.split(',');
+        let period = f.next().and_then(|p| p.parse().ok());
+        let verdict = f.nth(1).map(str::to_string);
+        let (Some(period), Some(verdict)) = (period, verdict) else {
+            bail!(
+                "--resume: {} line {}: not an instances row",
+                out.join("instances.csv").display(),
+                n + 1
+            );
+        };
+        rows.push((period, verdict, line.to_string()));
+    }
+    let cycles = read("cycles.csv")?;
+    let mut known = Vec::new();
+    let mut r = csv::Reader::from_reader(cycles.as_bytes());
+    for rec in r.records() {
+        let rec = rec.context("--resume: cycles.csv")?;
+        let position: Position =
+            rec.get(3).unwrap_or("").parse().context("--resume: cycles.csv position")?;
+        let mut positions = loop_positions(&position, methods)
+            .with_context(|| format!("--resume: cycles.csv: {position} does not loop"))?;
+        let mirrors: Vec<Position> = positions.iter().map(Position::swapped).collect();
+        positions.extend(mirrors);
+        let num = |i: usize| rec.get(i).and_then(|x| x.parse::<u64>().ok()).unwrap_or(0);
+        known.push(Found {
+            id: u64::from_str_radix(rec.get(0).unwrap_or(""), 16).unwrap_or(0),
+            period_tricks: num(1),
+            period_cards: num(2),
+            position,
+            positions,
+        });
+    }
+    Ok((rows, known))
+}

@@ -1,0 +1,94 @@
+//! `bataille cycles solve` as a user runs it: loops found and replayed, absence certified
+//! period by period, resume, and bad questions refused before any work.
+
+use std::fs;
+
+use crate::support::{bataille, run_ok, text};
+
+#[test]
+fn loops_are_listed_and_absences_certified() {
+    let dir = scratch!("c1v5");
+    let out = dir.join("out");
+    let out_s = out.to_str().unwrap();
+    let args =
+        ["cycles", "solve", "-c", "1", "-v", "5", "--max-period", "7", "--all", "--out", out_s];
+    let o = run_ok(&args);
+    assert!(o.contains("solver:    cadical-"), "{o}");
+    assert!(o.contains("certified: every loop of period 1 to 7 is listed in cycles.csv"), "{o}");
+    let cycles = fs::read_to_string(out.join("cycles.csv")).unwrap();
+    let rows: Vec<&str> = cycles.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{cycles}");
+    // Each loop replays as a loop of the period given, with the same id.
+    for row in rows {
+        let (id, rest) = row.split_once(',').unwrap();
+        let position = rest.split_once(",\"").unwrap().1.trim_end_matches('"');
+        let p = run_ok(&["play", position]);
+        assert!(
+            p.contains(&format!("cycle id:  {id}")) && p.contains("period:    6 tricks"),
+            "{p}"
+        );
+    }
+    let instances = fs::read_to_string(out.join("instances.csv")).unwrap();
+    assert_eq!(instances.lines().count(), 8, "{instances}");
+    assert!(instances.lines().skip(1).all(|l| l.contains(",complete,")), "{instances}");
+    assert!(!out.join("proofs").exists(), "proofs are removed unless --keep");
+    // A resume of a finished question decides nothing again and writes the same rows.
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    run_ok(&resumed);
+    let again = fs::read_to_string(out.join("instances.csv")).unwrap();
+    assert_eq!(again, instances);
+    // Without --resume the directory is protected.
+    let o = bataille(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
+
+#[test]
+fn first_loop_stops_the_search_and_proofs_are_kept_on_request() {
+    let dir = scratch!("first");
+    let out = dir.join("out");
+    let o = run_ok(&[
+        "cycles",
+        "solve",
+        "-c",
+        "1",
+        "-v",
+        "5",
+        "--max-period",
+        "9",
+        "--keep",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.contains("found: the search stopped at the first loop"), "{o}");
+    let kept: Vec<String> = fs::read_dir(out.join("proofs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(kept.contains(&"period-5.lrat".to_string()), "{kept:?}");
+    assert!(kept.contains(&"period-6.cnf".to_string()), "{kept:?}");
+}
+
+#[test]
+fn bad_questions_are_refused() {
+    let dir = scratch!("bad");
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    for (args, message) in [
+        (vec!["-c", "4", "-v", "3", "--period", "0"], "0 is not in 1..=100000"),
+        (vec!["-c", "4", "-v", "3", "-m", "random", "--period", "3"], "natural or optimized"),
+        (vec!["-c", "4", "-v", "13", "--period", "100000"], "clauses, more than"),
+        (vec!["-c", "4", "-v", "255", "--period", "3"], "at most 256 cards"),
+        (vec!["-c", "1", "-v", "1", "--period", "2"], "has no loop"),
+        (vec!["-c", "4", "-v", "3"], "--period <P>"),
+        (vec!["-c", "4", "-v", "3", "--period", "3", "--time-limit", "-1"], "--time-limit"),
+    ] {
+        let mut all = vec!["cycles", "solve"];
+        all.extend(args.iter().copied());
+        all.extend(["--out", out]);
+        let o = bataille(&all);
+        assert_eq!(o.status.code(), Some(2), "{all:?}: {}", text(&o));
+        assert!(text(&o).contains(message), "{all:?}: {}", text(&o));
+    }
+    assert!(!std::path::Path::new(out).exists(), "nothing written for a refused question");
+}

@@ -1,0 +1,306 @@
+//! Solving one period: CaDiCaL on the formula, each model replayed by the engine, each loop
+//! found blocked, until the formula is unsatisfiable (and the proof checked), or the time
+//! is up.
+
+use std::fs::{self, File};
+use std::io::{self, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use bataille_engine::{Limits, Methods, NoRandom, Outcome, Position, loop_positions, play};
+use cadical_sys::{CaDiCal, Status, Terminator};
+use sha2::{Digest, Sha256};
+
+use crate::encode::{Encoding, Question, QuestionError};
+use crate::lrat::{self, Checked, LratError};
+
+/// A loop found by the solver and replayed by the engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// The position the solver gave (state 0 of the formula).
+    pub position: Position,
+    /// Its cycle id (engine convention: the fingerprint of the loop's smallest position).
+    pub id: u64,
+    /// Period in tricks.
+    pub period_tricks: u64,
+    /// Period in cards played by each player.
+    pub period_cards: u64,
+    /// Every position of the loop, and their mirrors when swapping players is a symmetry.
+    pub positions: Vec<Position>,
+}
+
+/// How one period came out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every position that comes back after P tricks lies on one of the loops found (of
+    /// period P or of a divisor): certified by a checked proof.
+    Complete,
+    /// A loop of period exactly P was found and the search stopped there (not `all`).
+    Found,
+    /// The time limit (or a stop request) came first: nothing is claimed.
+    Undecided,
+}
+
+/// The certificate of a [`Verdict::Complete`] answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Certificate {
+    /// What the checker counted.
+    pub checked: Checked,
+    /// Size of the proof in bytes.
+    pub proof_bytes: u64,
+    /// SHA-256 of the proof.
+    pub proof_sha256: String,
+    /// Seconds the checker took.
+    pub check_seconds: f64,
+}
+
+/// One period's answer.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    /// The question.
+    pub question: Question,
+    /// Variables of the formula.
+    pub vars: u32,
+    /// Clauses of the formula (blocking clauses of the loops included).
+    pub clauses: usize,
+    /// SHA-256 of the final formula in DIMACS.
+    pub cnf_sha256: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Loops found in this instance, in order (period P or a divisor of it).
+    pub found: Vec<Found>,
+    /// Solver calls (one per loop found, plus the last).
+    pub calls: u32,
+    /// Seconds in the solver, all calls.
+    pub solve_seconds: f64,
+    /// The certificate, for [`Verdict::Complete`].
+    pub certificate: Option<Certificate>,
+}
+
+/// Why solving failed (never a verdict).
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// The question is refused.
+    #[error(transparent)]
+    Question(#[from] QuestionError),
+    /// A file could not be written or read.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The error.
+        source: io::Error,
+    },
+    /// The solver did not accept its options or proof file.
+    #[error("the solver refused {0}")]
+    Solver(String),
+    /// The proof of an unsatisfiable formula did not check: no verdict.
+    #[error("the solver's proof did not check, no verdict: {0}")]
+    Proof(#[from] LratError),
+    /// A model that the engine does not replay as a loop: a bug of the encoding.
+    #[error("the solver's position {0} does not {1} when played: the encoding is wrong")]
+    Replay(String, String),
+}
+
+/// How to solve.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Enumerate every loop (otherwise stop at the first of period exactly P).
+    pub all: bool,
+    /// Time limit of the instance (all its solver calls).
+    pub time_limit: Option<Duration>,
+    /// Set to stop the solver as soon as possible (Ctrl-C).
+    pub stop: &'static AtomicBool,
+    /// Directory for the instance's CNF and proof files.
+    pub work_dir: PathBuf,
+    /// Keep the CNF and proof files after checking (otherwise only their hashes and sizes).
+    pub keep: bool,
+}
+
+/// The solver's name and version.
+pub fn solver_version() -> String {
+    CaDiCal::signature()
+}
+
+struct Clock {
+    stop: &'static AtomicBool,
+    deadline: Option<Instant>,
+}
+
+impl Terminator for Clock {
+    fn terminated(&mut self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// The file names of period P's CNF and proof.
+pub fn file_names(q: &Question) -> (String, String) {
+    let stem = format!("period-{}", q.period);
+    (format!("{stem}.cnf"), format!("{stem}.lrat"))
+}
+
+/// Solves period `q.period`. `known` loops whose period divides it are blocked first (they
+/// come back after P tricks too, and are not news).
+pub fn solve(q: &Question, known: &[Found], settings: &Settings) -> Result<Instance, SolveError> {
+    let started = Instant::now();
+    let deadline = settings.time_limit.map(|t| started + t);
+    let mut enc = Encoding::new(q)?;
+    let methods = Methods::both(q.method);
+    for f in known.iter().filter(|f| u64::from(q.period) % f.period_tricks == 0) {
+        for p in &f.positions {
+            let clause = enc.block(p);
+            enc.cnf.add(&clause);
+        }
+    }
+    let (cnf_name, proof_name) = file_names(q);
+    let cnf_path = settings.work_dir.join(cnf_name);
+    let proof_path = settings.work_dir.join(proof_name);
+    let mut found = Vec::new();
+    let mut calls = 0;
+    let mut solve_seconds = 0.0;
+    let verdict = loop {
+        // A fresh solver for every call: the LRAT proof then numbers the formula's clauses
+        // exactly as the DIMACS file does.
+        let mut s = CaDiCal::new();
+        for (name, value) in [("lrat", 1), ("binary", 0)] {
+            if !s.set(name, value) {
+                return Err(SolveError::Solver(format!("the option {name}={value}")));
+            }
+        }
+        if !s.trace_proof2(&path_str(&proof_path)?) {
+            return Err(SolveError::Solver(format!("the proof file {}", proof_path.display())));
+        }
+        for clause in enc.cnf.clauses() {
+            for &l in clause {
+                s.add(l);
+            }
+            s.add(0);
+        }
+        s.connect_terminator(Clock { stop: settings.stop, deadline });
+        let t = Instant::now();
+        let status = s.solve();
+        solve_seconds += t.elapsed().as_secs_f64();
+        calls += 1;
+        match status {
+            Status::SATISFIABLE => {
+                let position = enc.position(|x| s.val(x) > 0);
+                drop(s);
+                let f = replay(&position, q, methods)?;
+                for p in &f.positions {
+                    let clause = enc.block(p);
+                    enc.cnf.add(&clause);
+                }
+                let exact = f.period_tricks == u64::from(q.period);
+                found.push(f);
+                if exact && !settings.all {
+                    break Verdict::Found;
+                }
+            }
+            Status::UNSATISFIABLE => {
+                s.close_proof_trace(false);
+                drop(s);
+                break Verdict::Complete;
+            }
+            Status::UNKNOWN => break Verdict::Undecided,
+        }
+    };
+    write_cnf(&enc, &cnf_path)?;
+    let cnf_sha256 = sha256(&cnf_path)?;
+    let certificate = match verdict {
+        Verdict::Complete => Some(certify(&cnf_path, &proof_path)?),
+        _ => None,
+    };
+    if !settings.keep {
+        for p in [&cnf_path, &proof_path] {
+            let _ = fs::remove_file(p);
+        }
+    } else if verdict != Verdict::Complete {
+        let _ = fs::remove_file(&proof_path);
+    }
+    Ok(Instance {
+        question: *q,
+        vars: enc.cnf.vars(),
+        clauses: enc.cnf.len(),
+        cnf_sha256,
+        verdict,
+        found,
+        calls,
+        solve_seconds,
+        certificate,
+    })
+}
+
+/// Plays the solver's position: it must lie on a loop whose period divides P.
+fn replay(position: &Position, q: &Question, methods: Methods) -> Result<Found, SolveError> {
+    let fail = |what: &str| SolveError::Replay(position.to_string(), what.to_string());
+    if position.check_deck(q.deck).is_err() {
+        return Err(fail("hold the deck"));
+    }
+    let r = play(position, methods, &mut NoRandom, Limits::DETERMINISTIC);
+    let Outcome::Cycle(c) = r.outcome else { return Err(fail("loop")) };
+    if c.tail_tricks != 0 || u64::from(q.period) % c.period_tricks != 0 {
+        return Err(fail(&format!("come back after {} tricks", q.period)));
+    }
+    let mut positions = loop_positions(position, methods).ok_or_else(|| fail("loop"))?;
+    if methods.is_swap_symmetric() {
+        let mirrors: Vec<Position> = positions.iter().map(Position::swapped).collect();
+        positions.extend(mirrors);
+    }
+    Ok(Found {
+        position: position.clone(),
+        id: c.id.0,
+        period_tricks: c.period_tricks,
+        period_cards: c.period_cards,
+        positions,
+    })
+}
+
+fn certify(cnf: &Path, proof: &Path) -> Result<Certificate, SolveError> {
+    let t = Instant::now();
+    let open = |p: &Path| {
+        File::open(p).map(BufReader::new).map_err(|source| SolveError::Io {
+            what: format!("cannot read {}", p.display()),
+            source,
+        })
+    };
+    let checked = lrat::check(open(cnf)?, open(proof)?)?;
+    let check_seconds = t.elapsed().as_secs_f64();
+    let proof_bytes = fs::metadata(proof)
+        .map_err(|source| SolveError::Io {
+            what: format!("cannot read {}", proof.display()),
+            source,
+        })?
+        .len();
+    Ok(Certificate { checked, proof_bytes, proof_sha256: sha256(proof)?, check_seconds })
+}
+
+fn write_cnf(enc: &Encoding, path: &Path) -> Result<(), SolveError> {
+    let io = |source| SolveError::Io { what: format!("cannot write {}", path.display()), source };
+    let mut out = io::BufWriter::new(File::create(path).map_err(io)?);
+    enc.cnf.write_dimacs(&mut out).map_err(io)?;
+    io::Write::flush(&mut out).map_err(io)
+}
+
+/// SHA-256 of a file, in hex.
+pub fn sha256(path: &Path) -> Result<String, SolveError> {
+    let io = |source| SolveError::Io { what: format!("cannot read {}", path.display()), source };
+    let mut file = File::open(path).map_err(io)?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut buf).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+fn path_str(p: &Path) -> Result<String, SolveError> {
+    p.to_str().map(str::to_string).ok_or_else(|| SolveError::Io {
+        what: format!("{} is not UTF-8", p.display()),
+        source: io::Error::from(io::ErrorKind::InvalidInput),
+    })
+}

@@ -1,0 +1,115 @@
+//! The encoding against the census of every position on small decks.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+
+use bataille_cycles::census::{CensusSpec, CensusState, run_sequential};
+use bataille_engine::{DeckSpec, Limits, Method, Methods, NoRandom, Outcome, play};
+use bataille_search::Shard;
+
+use crate::{Question, Settings, Verdict, solve};
+
+/// Cycle ids by period, for the periods up to `max`.
+type Loops = BTreeMap<u64, Vec<u64>>;
+
+/// The loops of every period up to `max`, as the solver finds them, every answer certified.
+fn solved(c: usize, v: usize, method: Method, max: u32) -> Loops {
+    let dir = std::env::temp_dir().join(format!(
+        "bataille-sat-{c}-{v}-{}-{}",
+        method.name(),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let settings = Settings {
+        all: true,
+        time_limit: None,
+        stop: Box::leak(Box::new(AtomicBool::new(false))),
+        work_dir: dir.clone(),
+        keep: false,
+    };
+    let mut known = Vec::new();
+    let mut out = Loops::new();
+    for period in 1..=max {
+        let q = Question { deck: DeckSpec::new(c, v).unwrap(), method, period, deals: false };
+        let inst = solve(&q, &known, &settings).unwrap();
+        assert_eq!(inst.verdict, Verdict::Complete, "{q:?}");
+        assert!(inst.certificate.is_some());
+        for f in inst.found {
+            assert_eq!(f.period_tricks, u64::from(period), "{q:?}: a blocked loop came back");
+            out.entry(f.period_tricks).or_default().push(f.id);
+            known.push(f);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    for ids in out.values_mut() {
+        ids.sort_unstable();
+    }
+    out
+}
+
+/// The census's loops of period up to `max`.
+fn census(c: usize, v: usize, method: Method, max: u32) -> Loops {
+    let spec = CensusSpec::new(DeckSpec::new(c, v).unwrap(), method).unwrap();
+    let mut state = CensusState::new(spec, Shard::WHOLE);
+    run_sequential(&mut state);
+    let mut out = Loops::new();
+    for f in state.loops().into_iter().filter(|f| f.period_tricks <= u64::from(max)) {
+        let r = play(&f.position(), Methods::both(method), &mut NoRandom, Limits::DETERMINISTIC);
+        let Outcome::Cycle(cycle) = r.outcome else { panic!("census loop {f:?} does not loop") };
+        out.entry(f.period_tricks).or_default().push(cycle.id.0);
+    }
+    for ids in out.values_mut() {
+        ids.sort_unstable();
+    }
+    out
+}
+
+/// Compares; returns the number of loops.
+fn same_as_census(c: usize, v: usize, method: Method, max: u32) -> usize {
+    let got = solved(c, v, method, max);
+    let want = census(c, v, method, max);
+    assert_eq!(
+        got,
+        want,
+        "C={c} V={v} {}: the solver's loops (left), the census's (right)",
+        method.name()
+    );
+    got.values().map(Vec::len).sum()
+}
+
+/// Every loop of period up to 8 on the small decks, certified absent elsewhere, is exactly
+/// the census's (C=1 has no battle, so natural and optimized play the same game there).
+#[test]
+fn small_decks_equal_the_census() {
+    let mut loops = 0;
+    for v in 2..=8 {
+        loops += same_as_census(1, v, Method::Natural, 8);
+    }
+    for (c, v) in [(2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (4, 2), (4, 3)] {
+        loops += same_as_census(c, v, Method::Natural, 8);
+        loops += same_as_census(c, v, Method::Optimized, 8);
+    }
+    // Not a comparison of empty sets: C=1 V=5 alone has two loops of period 6.
+    assert!(loops >= 2, "{loops} loops");
+}
+
+/// The same to the periods of the known loops (minutes; run with BATAILLE_LONG_TESTS=1):
+/// C=4 V=3 natural to 19 (its loop), C=4 V=4 to 24 (its four loops), and the decks of the
+/// issue's list.
+#[test]
+fn small_decks_equal_the_census_to_longer_periods() {
+    if std::env::var_os("BATAILLE_LONG_TESTS").is_none() {
+        eprintln!("skipped: set BATAILLE_LONG_TESTS=1");
+        return;
+    }
+    for v in 2..=10 {
+        same_as_census(1, v, Method::Natural, 16);
+    }
+    for (c, v, max) in [(2, 5, 16), (2, 6, 12), (3, 4, 12), (4, 3, 19), (4, 4, 24)] {
+        same_as_census(c, v, Method::Natural, max);
+        same_as_census(c, v, Method::Optimized, max);
+    }
+    // The known loops are among them.
+    assert_eq!(same_as_census(4, 3, Method::Natural, 19), 1);
+    assert_eq!(same_as_census(4, 4, Method::Natural, 24), 4);
+}
