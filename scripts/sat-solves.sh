@@ -1,0 +1,57 @@
+#!/bin/bash
+# The SAT solves of results/sat/ (chapter: docs/results-sat.md): each question is an ordinary
+# `bataille cycles solve` output directory, continued with --resume when it exists, so the
+# script picks up where a stopped run left (the periods decided are kept, an undecided one
+# is tried again).
+#
+# Usage: scripts/sat-solves.sh [NAME...]     run (or continue) the named questions (default all)
+#        scripts/sat-solves.sh table          the table of every question's periods
+# Environment: BIN (default target/release/bataille), LIMIT (seconds per period, default 600).
+set -euo pipefail
+BIN=${BIN:-target/release/bataille}
+LIMIT=${LIMIT:-600}
+BASE=results/sat
+
+# name: flags
+QUESTIONS=(
+    "c4v3-natural:-c 4 -v 3 -m natural --max-period 19 --all"
+    "c4v3-optimized:-c 4 -v 3 -m optimized --max-period 19 --all"
+    "c4v4-natural:-c 4 -v 4 -m natural --max-period 24 --all"
+    "c4v5-natural:-c 4 -v 5 -m natural --max-period 40 --all"
+    "c4v5-optimized:-c 4 -v 5 -m optimized --max-period 28 --all"
+    "c4v13-natural:-c 4 -v 13 -m natural --max-period 40 --all"
+    "c4v13-optimized:-c 4 -v 13 -m optimized --max-period 40 --all"
+)
+
+table() {
+    echo "| question | periods certified complete | loops found (period) | undecided at | CNF clauses (last period) | solver s (last) | proof MB (last) |"
+    echo "| --- | --- | --- | --- | ---: | ---: | ---: |"
+    for q in "${QUESTIONS[@]}"; do
+        local name=${q%%:*} dir=$BASE/${q%%:*}
+        [[ -f $dir/instances.csv ]] || continue
+        awk -F, -v name="$name" -v cycles="$dir/cycles.csv" '
+            BEGIN { while ((getline line < cycles) > 0) if (n++) { split(line, f, ","); loops = loops (loops ? ", " : "") f[1] " (" f[2] ")" } }
+            NR > 1 { if ($3 == "complete" && $1 == last + 1) { last = $1; cl = $6; s = $8; mb = $10 / 1e6 } else if ($3 == "undecided") und = $1 " (" $8 " s)" }
+            END { printf "| %s | 1 to %d | %s | %s | %d | %.1f | %.1f |\n", name, last, loops ? loops : "none", und ? und : "-", cl, s, mb }
+        ' "$dir/instances.csv"
+    done
+}
+
+if [[ ${1:-} == table ]]; then
+    table
+    exit 0
+fi
+names=("$@")
+for q in "${QUESTIONS[@]}"; do
+    name=${q%%:*}
+    flags=${q#*:}
+    if [[ ${#names[@]} -gt 0 && ! " ${names[*]} " == *" $name "* ]]; then
+        continue
+    fi
+    out=$BASE/$name
+    resume=()
+    [[ -f $out/instances.csv ]] && resume=(--resume)
+    echo "== $name: $flags (--time-limit $LIMIT ${resume[*]})"
+    # shellcheck disable=SC2086
+    "$BIN" cycles solve $flags --time-limit "$LIMIT" --out "$out" "${resume[@]}"
+done
