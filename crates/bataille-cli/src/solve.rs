@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use bataille_engine::{DeckSpec, Method, Methods, Position, loop_positions};
+use bataille_engine::{DeckSpec, Method, Methods, Position};
 use bataille_sat::{Found, Instance, Question, Settings, Verdict, solve, solver_version};
 use clap::Args;
 
@@ -322,6 +322,8 @@ fn read_previous(out: &Path, methods: Methods) -> Result<Previous> {
         };
         rows.push((period, verdict, line.to_string()));
     }
+    // The loops are played again from their positions: ids and periods come from the engine,
+    // not from the file.
     let cycles = read("cycles.csv")?;
     let mut known = Vec::new();
     let mut r = csv::Reader::from_reader(cycles.as_bytes());
@@ -329,18 +331,10 @@ fn read_previous(out: &Path, methods: Methods) -> Result<Previous> {
         let rec = rec.context("--resume: cycles.csv")?;
         let position: Position =
             rec.get(3).unwrap_or("").parse().context("--resume: cycles.csv position")?;
-        let mut positions = loop_positions(&position, methods)
-            .with_context(|| format!("--resume: cycles.csv: {position} does not loop"))?;
-        let mirrors: Vec<Position> = positions.iter().map(Position::swapped).collect();
-        positions.extend(mirrors);
-        let num = |i: usize| rec.get(i).and_then(|x| x.parse::<u64>().ok()).unwrap_or(0);
-        known.push(Found {
-            id: u64::from_str_radix(rec.get(0).unwrap_or(""), 16).unwrap_or(0),
-            period_tricks: num(1),
-            period_cards: num(2),
-            position,
-            positions,
-        });
+        known.push(
+            Found::of(&position, methods)
+                .with_context(|| format!("--resume: cycles.csv: {position} does not loop"))?,
+        );
     }
     Ok((rows, known))
 }

@@ -237,23 +237,32 @@ fn replay(position: &Position, q: &Question, methods: Methods) -> Result<Found, 
     if position.check_deck(q.deck).is_err() {
         return Err(fail("hold the deck"));
     }
-    let r = play(position, methods, &mut NoRandom, Limits::DETERMINISTIC);
-    let Outcome::Cycle(c) = r.outcome else { return Err(fail("loop")) };
-    if c.tail_tricks != 0 || u64::from(q.period) % c.period_tricks != 0 {
+    let f = Found::of(position, methods).ok_or_else(|| fail("loop"))?;
+    if u64::from(q.period) % f.period_tricks != 0 || !f.positions.contains(position) {
         return Err(fail(&format!("come back after {} tricks", q.period)));
     }
-    let mut positions = loop_positions(position, methods).ok_or_else(|| fail("loop"))?;
-    if methods.is_swap_symmetric() {
-        let mirrors: Vec<Position> = positions.iter().map(Position::swapped).collect();
-        positions.extend(mirrors);
+    Ok(f)
+}
+
+impl Found {
+    /// The loop `position` reaches, played by the engine (its id, periods, positions and, when
+    /// swapping players is a symmetry, their mirrors), or `None` if the game ends.
+    pub fn of(position: &Position, methods: Methods) -> Option<Found> {
+        let r = play(position, methods, &mut NoRandom, Limits::DETERMINISTIC);
+        let Outcome::Cycle(c) = r.outcome else { return None };
+        let mut positions = loop_positions(position, methods)?;
+        if methods.is_swap_symmetric() {
+            let mirrors: Vec<Position> = positions.iter().map(Position::swapped).collect();
+            positions.extend(mirrors);
+        }
+        Some(Found {
+            position: position.clone(),
+            id: c.id.0,
+            period_tricks: c.period_tricks,
+            period_cards: c.period_cards,
+            positions,
+        })
     }
-    Ok(Found {
-        position: position.clone(),
-        id: c.id.0,
-        period_tricks: c.period_tricks,
-        period_cards: c.period_cards,
-        positions,
-    })
 }
 
 fn certify(cnf: &Path, proof: &Path) -> Result<Certificate, SolveError> {
