@@ -210,7 +210,8 @@ refused() {
     "$submit" "$@" >"$work/refusal.log" 2>&1 || status=$?
     ((status == 2)) || fail "submit.sh $* was not refused (exit $status): $(cat "$work/refusal.log")"
 }
-good=(explore -c 4 -v 3 --exhaustive)
+# 963 work units: enough for the default 64 shards.
+good=(explore -c 4 -v 4 --exhaustive)
 refused --bin "$bin" -- "${good[@]}"
 refused --bin "$bin" --shards 0 -- "${good[@]}" --out "$runs/bad"
 refused --bin "$bin" --shards x -- "${good[@]}" --out "$runs/bad"
@@ -224,6 +225,10 @@ refused --bin "$bin" -- "${good[@]}" --resume --out "$runs/bad"
 refused --bin "$bin" -- "${good[@]}" --threads 2 --out "$runs/bad"
 refused --bin "$bin" -- "${good[@]}" --records records.csv --out "$runs/bad"
 refused --bin "$bin" -- explore -c 0 -v 3 --exhaustive --out "$runs/bad"
+# C=4 V=3 is one work unit: two shards would leave one with nothing to do.
+refused --bin "$bin" --shards 2 -- explore -c 4 -v 3 --exhaustive --out "$runs/bad"
+grep -q 'fewer than 2 shards' "$work/refusal.log" ||
+    fail "a search of 1 unit in 2 shards was refused for another reason: $(cat "$work/refusal.log")"
 queue_empty || fail "a refused submission queued something"
 dry=$("$submit" --dry-run --bin "$bin" -- "${good[@]}" --out "$runs/bad")
 [[ $dry == sbatch\ * ]] || fail "submit.sh --dry-run printed no sbatch command: $dry"
