@@ -1,26 +1,36 @@
 #!/bin/bash
 # The SAT solves of results/sat/ (chapter: docs/results-sat.md): each question is an ordinary
-# `bataille cycles solve` output directory, continued with --resume when it exists, so the
+# `bataille cycles solve` or `bataille aligned solve` output directory, continued with --resume when it exists, so the
 # script picks up where a stopped run left (the periods decided are kept, an undecided one
 # is tried again).
 #
 # Usage: scripts/sat-solves.sh [NAME...]     run (or continue) the named questions (default all)
 #        scripts/sat-solves.sh table          the table of every question's periods
+#        scripts/sat-solves.sh aligned-table  the table of the aligned questions
 # Environment: BIN (default target/release/bataille), LIMIT (seconds per period, default 600).
 set -euo pipefail
 BIN=${BIN:-target/release/bataille}
 LIMIT=${LIMIT:-600}
 BASE=results/sat
 
-# name: flags
+# name: command and flags
 QUESTIONS=(
-    "c4v3-natural:-c 4 -v 3 -m natural --max-period 19 --all"
-    "c4v3-optimized:-c 4 -v 3 -m optimized --max-period 19 --all"
-    "c4v4-natural:-c 4 -v 4 -m natural --max-period 24 --all"
-    "c4v5-natural:-c 4 -v 5 -m natural --max-period 40 --all"
-    "c4v5-optimized:-c 4 -v 5 -m optimized --max-period 28 --all"
-    "c4v13-natural:-c 4 -v 13 -m natural --max-period 40 --all"
-    "c4v13-optimized:-c 4 -v 13 -m optimized --max-period 40 --all"
+    "c4v3-natural:cycles solve -c 4 -v 3 -m natural --max-period 19 --all"
+    "c4v3-optimized:cycles solve -c 4 -v 3 -m optimized --max-period 19 --all"
+    "aligned-2:aligned solve --cards 2 --max-rounds 8"
+    "aligned-6:aligned solve --cards 6 --max-rounds 8"
+    "aligned-8:aligned solve --cards 8 --max-rounds 8"
+    "aligned-10:aligned solve --cards 10 --max-rounds 8"
+    "aligned-12:aligned solve --cards 12 --max-rounds 8"
+    "aligned-16-prime:aligned solve --cards 16 --max-rounds 8 --prime"
+    "aligned-28:aligned solve --cards 28 --max-rounds 4"
+    "aligned-24-prime:aligned solve --cards 24 --max-rounds 4 --prime"
+    "c4v4-natural:cycles solve -c 4 -v 4 -m natural --max-period 24 --all"
+    "c4v5-natural:cycles solve -c 4 -v 5 -m natural --max-period 40 --all"
+    "c4v5-optimized:cycles solve -c 4 -v 5 -m optimized --max-period 28 --all"
+    "c4v13-natural:cycles solve -c 4 -v 13 -m natural --max-period 40 --all"
+    "c4v13-optimized:cycles solve -c 4 -v 13 -m optimized --max-period 40 --all"
+    "aligned-16:aligned solve --cards 16 --max-rounds 8"
 )
 
 table() {
@@ -28,7 +38,7 @@ table() {
     echo "| --- | --- | --- | --- | ---: | ---: | ---: |"
     for q in "${QUESTIONS[@]}"; do
         local name=${q%%:*} dir=$BASE/${q%%:*}
-        [[ -f $dir/instances.csv ]] || continue
+        [[ $name == aligned-* || ! -f $dir/instances.csv ]] && continue
         awk -F, -v name="$name" -v cycles="$dir/cycles.csv" '
             BEGIN { while ((getline line < cycles) > 0) if (n++) { split(line, f, ","); loops = loops (loops ? ", " : "") f[1] " (" f[2] ")" } }
             NR > 1 { if ($3 == "complete" && $1 == last + 1) { last = $1; cl = $6; s = $8; mb = $10 / 1e6 } else if ($3 == "undecided") und = $1 " (" $8 " s)" }
@@ -37,10 +47,23 @@ table() {
     done
 }
 
-if [[ ${1:-} == table ]]; then
-    table
-    exit 0
-fi
+aligned_table() {
+    echo "| question | rounds certified complete | cycles of rounds | loops | undecided at | CNF clauses (last) | solver s (all) | proof MB (last) |"
+    echo "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: |"
+    for q in "${QUESTIONS[@]}"; do
+        local name=${q%%:*} dir=$BASE/${q%%:*}
+        [[ $name == aligned-* && -f $dir/instances.csv ]] || continue
+        awk -F, -v name="$name" '
+            NR > 1 { s += $8; if ($2 == "complete" && $1 == last + 1) { last = $1; c += $3; l += $4; cl = $6; mb = $10 / 1e6 } else if ($2 == "undecided") und = $1 " (" $8 " s)" }
+            END { printf "| %s | %s | %d | %d | %s | %d | %.1f | %.1f |\n", name, last ? "1 to " last : "none", c, l, und ? und : "-", cl, s, mb }
+        ' "$dir/instances.csv"
+    done
+}
+
+case ${1:-} in
+    table) table; exit 0 ;;
+    aligned-table) aligned_table; exit 0 ;;
+esac
 names=("$@")
 for q in "${QUESTIONS[@]}"; do
     name=${q%%:*}
@@ -53,5 +76,5 @@ for q in "${QUESTIONS[@]}"; do
     [[ -f $out/instances.csv ]] && resume=(--resume)
     echo "== $name: $flags (--time-limit $LIMIT ${resume[*]})"
     # shellcheck disable=SC2086
-    "$BIN" cycles solve $flags --time-limit "$LIMIT" --out "$out" "${resume[@]}"
+    "$BIN" $flags --time-limit "$LIMIT" --out "$out" "${resume[@]}"
 done

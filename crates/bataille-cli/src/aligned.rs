@@ -13,6 +13,7 @@ use bataille_engine::{
 use clap::{Args, Subcommand};
 
 mod blocks;
+mod solve;
 
 use crate::args::MethodArgs;
 use crate::deal::parse_deal;
@@ -66,6 +67,10 @@ enum AlignedCommand {
     /// with order-preserving maps of their values, laid end to end; each deal is played by the
     /// engine (loop, aligned, period).
     Cover(blocks::CoverArgs),
+    /// Every aligned cycle of 2n cards with a period of R rounds, on any multiset with each
+    /// value used at most --max-mult times, found by a SAT solver (CaDiCaL) and replayed by
+    /// the engine; the rest proved absent by an LRAT proof that is checked.
+    Solve(solve::SolveArgs),
 }
 
 pub(crate) fn run(args: AlignedArgs) -> Result<ExitCode> {
@@ -99,6 +104,7 @@ pub(crate) fn run(args: AlignedArgs) -> Result<ExitCode> {
         }
         AlignedCommand::Blocks(args) => blocks::run(args),
         AlignedCommand::Cover(args) => blocks::run_cover(args),
+        AlignedCommand::Solve(args) => solve::run(args),
         AlignedCommand::Combine { deals, methods } => {
             let methods = methods.deterministic("aligned cycles are defined for")?;
             let deals = deals

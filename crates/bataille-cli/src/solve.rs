@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use bataille_engine::{DeckSpec, Method, Methods, Position};
-use bataille_sat::{Found, Instance, Question, Settings, Verdict, solve, solver_version};
+use bataille_sat::{
+    Certificate, Found, Instance, Question, Settings, Verdict, solve, solver_version,
+};
 use clap::Args;
 
 use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
@@ -160,7 +162,7 @@ fn header(deck: DeckSpec, method: Method, deals: bool, first: u32, last: u32) ->
     )
 }
 
-fn verdict_name(v: &Verdict) -> &'static str {
+pub(crate) fn verdict_name(v: &Verdict) -> &'static str {
     match v {
         Verdict::Complete => "complete",
         Verdict::Found => "found",
@@ -171,15 +173,7 @@ fn verdict_name(v: &Verdict) -> &'static str {
 fn instance_row(inst: &Instance) -> String {
     let q = &inst.question;
     let exact = inst.found.iter().filter(|f| f.period_tricks == u64::from(q.period)).count();
-    let (check, bytes, sha, steps) = match &inst.certificate {
-        Some(c) => (
-            format!("{:.3}", c.check_seconds),
-            c.proof_bytes.to_string(),
-            c.proof_sha256.clone(),
-            c.checked.added.to_string(),
-        ),
-        None => (String::new(), String::new(), String::new(), String::new()),
-    };
+    let (check, bytes, sha, steps) = certificate_columns(inst.certificate.as_ref());
     format!(
         "{},{},{},{exact},{},{},{},{:.3},{check},{bytes},{sha},{steps},{},{}",
         q.period,
@@ -192,6 +186,19 @@ fn instance_row(inst: &Instance) -> String {
         inst.cnf_sha256,
         solver_version()
     )
+}
+
+/// The check time, proof size, proof hash and proof steps, or four empty columns.
+pub(crate) fn certificate_columns(c: Option<&Certificate>) -> (String, String, String, String) {
+    match c {
+        Some(c) => (
+            format!("{:.3}", c.check_seconds),
+            c.proof_bytes.to_string(),
+            c.proof_sha256.clone(),
+            c.checked.added.to_string(),
+        ),
+        None => (String::new(), String::new(), String::new(), String::new()),
+    }
 }
 
 fn report(inst: &Instance) {

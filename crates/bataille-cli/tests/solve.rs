@@ -92,3 +92,58 @@ fn bad_questions_are_refused() {
     }
     assert!(!std::path::Path::new(out).exists(), "nothing written for a refused question");
 }
+
+#[test]
+fn aligned_solve_gives_the_blocks_catalogue_and_certifies_the_rest() {
+    let dir = scratch!("aligned8");
+    let out = dir.join("out");
+    let out_s = out.to_str().unwrap();
+    let args = ["aligned", "solve", "--cards", "8", "--max-rounds", "5", "--out", out_s];
+    let o = run_ok(&args);
+    assert!(
+        o.contains("certified: every aligned cycle of 8 cards (values at most 4 times) of 1 to 5 rounds is in blocks.csv: 6 loops (6 cycles of rounds)"),
+        "{o}"
+    );
+    // The rows of the committed catalogue of `aligned blocks --cards 8`, in the same order.
+    let blocks = fs::read_to_string(out.join("blocks.csv")).unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let catalogue = fs::read_to_string(root.join("results/aligned-blocks/blocks-8.csv")).unwrap();
+    assert_eq!(blocks, catalogue);
+    let instances = fs::read_to_string(out.join("instances.csv")).unwrap();
+    let verdicts: Vec<&str> =
+        instances.lines().skip(1).map(|l| l.split(',').nth(1).unwrap()).collect();
+    assert_eq!(verdicts, ["complete"; 5], "{instances}");
+    // Resumed: nothing decided again, the same files.
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    run_ok(&resumed);
+    assert_eq!(fs::read_to_string(out.join("blocks.csv")).unwrap(), blocks);
+    assert_eq!(fs::read_to_string(out.join("instances.csv")).unwrap(), instances);
+    // Odd hands have no aligned round: certified at once.
+    let odd = dir.join("odd");
+    let o = run_ok(&[
+        "aligned",
+        "solve",
+        "--cards",
+        "6",
+        "--rounds",
+        "4",
+        "--out",
+        odd.to_str().unwrap(),
+    ]);
+    assert!(o.contains("0 loops (0 cycles of rounds)"), "{o}");
+    // Refused before any work: an odd number of cards, zero rounds, K = 0, too many cards.
+    for bad in [
+        &["--cards", "7", "--rounds", "2"][..],
+        &["--cards", "8", "--rounds", "0"],
+        &["--cards", "8", "--rounds", "2", "--max-mult", "0"],
+        &["--cards", "66", "--rounds", "2"],
+    ] {
+        let target = dir.join("bad");
+        let mut a = vec!["aligned", "solve", "--out", target.to_str().unwrap()];
+        a.extend_from_slice(bad);
+        let o = bataille(&a);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o));
+        assert!(!target.exists(), "{bad:?}: a refused question wrote its output");
+    }
+}

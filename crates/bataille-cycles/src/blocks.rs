@@ -197,6 +197,47 @@ impl BlockCycle {
     pub fn half(&self) -> usize {
         self.first.len()
     }
+
+    /// The cycle of rounds `p` starts, played by the engine (natural stacking), when `p` lies
+    /// on an aligned loop of rounds (tail 0) and is its canonical position: the smallest
+    /// round-end position of the loop and of its player swap in the interleaved order.
+    /// `None` otherwise.
+    pub fn of(p: &Position) -> Option<BlockCycle> {
+        let natural = Methods::both(Method::Natural);
+        let r = play(p, natural, &mut NoRandom, Limits::DETERMINISTIC);
+        let Outcome::Cycle(c) = r.outcome else { return None };
+        let a = aligned::check(p, natural).ok()?;
+        if c.tail_tricks != 0 || a.tail_rounds != 0 {
+            return None;
+        }
+        BlockCycle::canonical(p, &a, c.id.0)
+    }
+
+    /// The cycle of `p`'s rounds `a` (loop id `id`), if `p` is its canonical position.
+    fn canonical(p: &Position, a: &aligned::Aligned, id: u64) -> Option<BlockCycle> {
+        let orbit: Vec<Position> = a.rounds.iter().map(|r| r.end.clone()).collect();
+        let key = |q: &Position| {
+            q.first().iter().zip(q.second()).flat_map(|(&x, &y)| [x, y]).collect::<Vec<_>>()
+        };
+        let all = orbit.iter().flat_map(|q| [q.clone(), q.swapped()]);
+        let min = all.min_by_key(|q| key(q))?;
+        if key(&min) != key(p) {
+            return None;
+        }
+        let swapped = p.swapped();
+        let cards: Vec<Card> = p.first().iter().chain(p.second()).copied().collect();
+        Some(BlockCycle {
+            pattern: pattern_of(&cards),
+            first: p.first().to_vec(),
+            second: p.second().to_vec(),
+            period_rounds: a.period_rounds,
+            period_tricks: a.period_tricks(),
+            phases: 1,
+            cycle_id: id,
+            self_twin: orbit.contains(&swapped),
+            square_is_swap: orbit.len() >= 2 && orbit[1 % orbit.len()] == swapped,
+        })
+    }
 }
 
 /// What searching one pattern gave.
@@ -592,51 +633,19 @@ pub fn by_loop(mut cycles: Vec<BlockCycle>) -> Vec<BlockCycle> {
 /// ([`aligned::check`], tail 0 rounds) are grouped into cycles. For tests and checks: it plays
 /// (2n)!/Πm! games.
 pub fn brute_force(pattern: &[u8]) -> Vec<BlockCycle> {
-    let natural = Methods::both(Method::Natural);
     let mut cards: Vec<Card> = pattern
         .iter()
         .enumerate()
         .flat_map(|(v, &m)| std::iter::repeat_n(v as Card + 1, usize::from(m)))
         .collect();
     let half = cards.len() / 2;
-    let mut on_cycles = Vec::new();
+    let mut cycles = Vec::new();
     loop {
         let p = Position::new(cards[..half].to_vec(), cards[half..].to_vec()).expect("valid");
-        let r = play(&p, natural, &mut NoRandom, Limits::DETERMINISTIC);
-        if let Outcome::Cycle(c) = r.outcome
-            && c.tail_tricks == 0
-            && let Ok(a) = aligned::check(&p, natural)
-            && a.tail_rounds == 0
-        {
-            on_cycles.push((p, a, c.id.0));
-        }
+        cycles.extend(BlockCycle::of(&p));
         if !next_arrangement(&mut cards) {
             break;
         }
-    }
-    let mut cycles = Vec::new();
-    for (p, a, id) in &on_cycles {
-        let orbit: Vec<Position> = a.rounds.iter().map(|r| r.end.clone()).collect();
-        let key = |q: &Position| {
-            q.first().iter().zip(q.second()).flat_map(|(&x, &y)| [x, y]).collect::<Vec<_>>()
-        };
-        let all = orbit.iter().flat_map(|q| [q.clone(), q.swapped()]);
-        let min = all.min_by_key(|q| key(q)).expect("a round");
-        if key(&min) != key(p) {
-            continue;
-        }
-        let swapped = p.swapped();
-        cycles.push(BlockCycle {
-            pattern: pattern.to_vec(),
-            first: p.first().to_vec(),
-            second: p.second().to_vec(),
-            period_rounds: a.period_rounds,
-            period_tricks: a.period_tricks(),
-            phases: 1,
-            cycle_id: *id,
-            self_twin: orbit.contains(&swapped),
-            square_is_swap: orbit.len() >= 2 && orbit[1 % orbit.len()] == swapped,
-        });
     }
     by_loop(cycles)
 }

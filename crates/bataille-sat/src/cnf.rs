@@ -129,6 +129,17 @@ impl Cnf {
         self.lits.split(|&l| l == 0).take(self.clauses)
     }
 
+    /// The length of the formula's literal list (clause ends included): a mark for
+    /// [`Cnf::clauses_from`].
+    pub fn literal_count(&self) -> usize {
+        self.lits.len()
+    }
+
+    /// The clauses added after the mark `at` (a [`Cnf::literal_count`]), in order.
+    pub fn clauses_from(&self, at: usize) -> impl Iterator<Item = &[Lit]> {
+        self.lits[at..].split(|&l| l == 0).filter(|c| !c.is_empty())
+    }
+
     /// Writes the formula in DIMACS format.
     pub fn write_dimacs<W: Write>(&self, out: &mut W) -> io::Result<()> {
         writeln!(out, "p cnf {} {}", self.vars, self.clauses)?;

@@ -13,11 +13,15 @@
 //! lies on one of the loops found, and the proof says there is no other. An answer cut by
 //! the time limit claims nothing.
 
+pub mod aligned;
 pub mod cnf;
 pub mod encode;
 pub mod lrat;
 pub mod solve;
 
+pub use aligned::{
+    AlignedEncoding, AlignedError, AlignedInstance, AlignedQuestion, aligned_stem, solve_aligned,
+};
 pub use encode::{Encoding, Question, QuestionError};
 pub use solve::{
     Certificate, Found, Instance, Settings, SolveError, Verdict, solve, solver_version,

@@ -12,6 +12,7 @@ use bataille_engine::{Limits, Methods, NoRandom, Outcome, Position, loop_positio
 use cadical_sys::{CaDiCal, Status, Terminator};
 use sha2::{Digest, Sha256};
 
+use crate::cnf::{Cnf, Lit};
 use crate::encode::{Encoding, Question, QuestionError};
 use crate::lrat::{self, Checked, LratError};
 
@@ -84,6 +85,9 @@ pub enum SolveError {
     /// The question is refused.
     #[error(transparent)]
     Question(#[from] QuestionError),
+    /// The aligned question is refused.
+    #[error(transparent)]
+    Aligned(#[from] crate::aligned::AlignedError),
     /// A file could not be written or read.
     #[error("{what}: {source}")]
     Io {
@@ -136,32 +140,52 @@ impl Terminator for Clock {
 
 /// The file names of period P's CNF and proof.
 pub fn file_names(q: &Question) -> (String, String) {
-    let stem = format!("period-{}", q.period);
+    let stem = stem(q);
     (format!("{stem}.cnf"), format!("{stem}.lrat"))
 }
 
-/// Solves period `q.period`. `known` loops whose period divides it are blocked first (they
-/// come back after P tricks too, and are not news).
-pub fn solve(q: &Question, known: &[Found], settings: &Settings) -> Result<Instance, SolveError> {
-    let started = Instant::now();
-    let deadline = settings.time_limit.map(|t| started + t);
-    let mut enc = Encoding::new(q)?;
-    let methods = Methods::both(q.method);
-    for f in known.iter().filter(|f| u64::from(q.period) % f.period_tricks == 0) {
-        for p in &f.positions {
-            let clause = enc.block(p);
-            enc.cnf.add(&clause);
-        }
-    }
-    let (cnf_name, proof_name) = file_names(q);
-    let cnf_path = settings.work_dir.join(cnf_name);
-    let proof_path = settings.work_dir.join(proof_name);
-    let mut found = Vec::new();
-    let mut calls = 0;
-    let mut solve_seconds = 0.0;
-    let verdict = loop {
-        // A fresh solver for every call: the LRAT proof then numbers the formula's clauses
-        // exactly as the DIMACS file does.
+fn stem(q: &Question) -> String {
+    format!("period-{}", q.period)
+}
+
+/// When [`drive`] starts a new solver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fresh {
+    /// For every call, each writing its proof: an unsatisfiable answer is certified as it
+    /// comes. For formulas with few models.
+    EveryCall,
+    /// For the first call, with its proof; if it finds a model, once for the other models
+    /// (one incremental solver, no proof), and once more on the final formula for the proof.
+    /// For formulas with many models.
+    AtTheEnd,
+}
+
+/// What [`drive`] gave.
+pub(crate) struct Run {
+    pub verdict: Verdict,
+    pub calls: u32,
+    pub solve_seconds: f64,
+    pub cnf_sha256: String,
+    pub certificate: Option<Certificate>,
+}
+
+/// Solves `cnf` until it is unsatisfiable, the time is up, or `on_model` says to stop. Each
+/// model goes to `on_model` (the value of each variable, and the formula to add blocking
+/// clauses to), which returns whether to stop ([`Verdict::Found`]). An unsatisfiable formula
+/// is certified: its LRAT proof, written by a solver given the whole final formula, is checked
+/// by [`lrat::check`] against the DIMACS file ([`Verdict::Complete`]). The files are
+/// `STEM.cnf` and `STEM.lrat` in the work directory, kept only with `settings.keep`.
+pub(crate) fn drive(
+    cnf: &mut Cnf,
+    stem: &str,
+    settings: &Settings,
+    fresh: Fresh,
+    mut on_model: impl FnMut(&mut dyn FnMut(Lit) -> bool, &mut Cnf) -> Result<bool, SolveError>,
+) -> Result<Run, SolveError> {
+    let deadline = settings.time_limit.map(|t| Instant::now() + t);
+    let cnf_path = settings.work_dir.join(format!("{stem}.cnf"));
+    let proof_path = settings.work_dir.join(format!("{stem}.lrat"));
+    let traced = |cnf: &Cnf| -> Result<CaDiCal, SolveError> {
         let mut s = CaDiCal::new();
         for (name, value) in [("lrat", 1), ("binary", 0)] {
             if !s.set(name, value) {
@@ -171,41 +195,91 @@ pub fn solve(q: &Question, known: &[Found], settings: &Settings) -> Result<Insta
         if !s.trace_proof2(&path_str(&proof_path)?) {
             return Err(SolveError::Solver(format!("the proof file {}", proof_path.display())));
         }
-        for clause in enc.cnf.clauses() {
-            for &l in clause {
-                s.add(l);
-            }
-            s.add(0);
-        }
+        add_clauses(&mut s, cnf.clauses());
         s.connect_terminator(Clock { stop: settings.stop, deadline });
+        Ok(s)
+    };
+    let mut calls = 0;
+    let mut solve_seconds = 0.0;
+    let mut timed = |s: &mut CaDiCal| {
         let t = Instant::now();
         let status = s.solve();
         solve_seconds += t.elapsed().as_secs_f64();
         calls += 1;
-        match status {
-            Status::SATISFIABLE => {
-                let position = enc.position(|x| s.val(x) > 0);
-                drop(s);
-                let f = replay(&position, q, methods)?;
-                for p in &f.positions {
-                    let clause = enc.block(p);
-                    enc.cnf.add(&clause);
+        status
+    };
+    let verdict = match fresh {
+        Fresh::EveryCall => loop {
+            // The LRAT proof numbers the formula's clauses exactly as the DIMACS file does.
+            let mut s = traced(cnf)?;
+            match timed(&mut s) {
+                Status::SATISFIABLE => {
+                    let stop = on_model(&mut |x| s.val(x) > 0, cnf)?;
+                    if stop {
+                        break Verdict::Found;
+                    }
                 }
-                let exact = f.period_tricks == u64::from(q.period);
-                found.push(f);
-                if exact && !settings.all {
-                    break Verdict::Found;
+                Status::UNSATISFIABLE => {
+                    s.close_proof_trace(false);
+                    break Verdict::Complete;
+                }
+                Status::UNKNOWN => break Verdict::Undecided,
+            }
+        },
+        Fresh::AtTheEnd => 'run: {
+            // The first call with its proof: a formula without models is certified at once.
+            let mut s = traced(cnf)?;
+            match timed(&mut s) {
+                Status::SATISFIABLE => {
+                    if on_model(&mut |x| s.val(x) > 0, cnf)? {
+                        break 'run Verdict::Found;
+                    }
+                }
+                Status::UNSATISFIABLE => {
+                    s.close_proof_trace(false);
+                    break 'run Verdict::Complete;
+                }
+                Status::UNKNOWN => break 'run Verdict::Undecided,
+            }
+            drop(s);
+            let mut s = CaDiCal::new();
+            s.connect_terminator(Clock { stop: settings.stop, deadline });
+            let mut given = 0;
+            let verdict = loop {
+                add_clauses(&mut s, cnf.clauses_from(given));
+                given = cnf.literal_count();
+                match timed(&mut s) {
+                    Status::SATISFIABLE => {
+                        if on_model(&mut |x| s.val(x) > 0, cnf)? {
+                            break Verdict::Found;
+                        }
+                    }
+                    Status::UNSATISFIABLE => break Verdict::Complete,
+                    Status::UNKNOWN => break Verdict::Undecided,
+                }
+            };
+            drop(s);
+            if verdict != Verdict::Complete {
+                break 'run verdict;
+            }
+            let mut s = traced(cnf)?;
+            match timed(&mut s) {
+                Status::UNSATISFIABLE => {
+                    s.close_proof_trace(false);
+                    Verdict::Complete
+                }
+                Status::UNKNOWN => Verdict::Undecided,
+                Status::SATISFIABLE => {
+                    return Err(SolveError::Solver(
+                        "a model of the final formula, which the incremental solver had found \
+                         unsatisfiable"
+                            .into(),
+                    ));
                 }
             }
-            Status::UNSATISFIABLE => {
-                s.close_proof_trace(false);
-                drop(s);
-                break Verdict::Complete;
-            }
-            Status::UNKNOWN => break Verdict::Undecided,
         }
     };
-    write_cnf(&enc, &cnf_path)?;
+    write_cnf(cnf, &cnf_path)?;
     let cnf_sha256 = sha256(&cnf_path)?;
     let certificate = match verdict {
         Verdict::Complete => Some(certify(&cnf_path, &proof_path)?),
@@ -218,19 +292,55 @@ pub fn solve(q: &Question, known: &[Found], settings: &Settings) -> Result<Insta
     } else if verdict != Verdict::Complete {
         let _ = fs::remove_file(&proof_path);
     }
-    Ok(Instance {
-        question: *q,
-        vars: enc.cnf.vars(),
-        clauses: enc.cnf.len(),
-        cnf_sha256,
-        verdict,
-        found,
-        calls,
-        solve_seconds,
-        certificate,
-    })
+    Ok(Run { verdict, calls, solve_seconds, cnf_sha256, certificate })
 }
 
+fn add_clauses<'a>(s: &mut CaDiCal, clauses: impl Iterator<Item = &'a [Lit]>) {
+    for clause in clauses {
+        for &l in clause {
+            s.add(l);
+        }
+        s.add(0);
+    }
+}
+
+/// Solves period `q.period`. `known` loops whose period divides it are blocked first (they
+/// come back after P tricks too, and are not news).
+pub fn solve(q: &Question, known: &[Found], settings: &Settings) -> Result<Instance, SolveError> {
+    let mut enc = Encoding::new(q)?;
+    let methods = Methods::both(q.method);
+    for f in known.iter().filter(|f| u64::from(q.period) % f.period_tricks == 0) {
+        for p in &f.positions {
+            let clause = enc.block(p);
+            enc.cnf.add(&clause);
+        }
+    }
+    let mut found = Vec::new();
+    let mut cnf = std::mem::take(&mut enc.cnf);
+    // Few loops per period: a fresh solver for every call, so that every call could give the
+    // proof.
+    let run = drive(&mut cnf, &stem(q), settings, Fresh::EveryCall, |value, cnf| {
+        let position = enc.position(value);
+        let f = replay(&position, q, methods)?;
+        for p in &f.positions {
+            cnf.add(&enc.block(p));
+        }
+        let exact = f.period_tricks == u64::from(q.period);
+        found.push(f);
+        Ok(exact && !settings.all)
+    })?;
+    Ok(Instance {
+        question: *q,
+        vars: cnf.vars(),
+        clauses: cnf.len(),
+        cnf_sha256: run.cnf_sha256,
+        verdict: run.verdict,
+        found,
+        calls: run.calls,
+        solve_seconds: run.solve_seconds,
+        certificate: run.certificate,
+    })
+}
 /// Plays the solver's position: it must lie on a loop whose period divides P.
 fn replay(position: &Position, q: &Question, methods: Methods) -> Result<Found, SolveError> {
     let fail = |what: &str| SolveError::Replay(position.to_string(), what.to_string());
@@ -284,10 +394,10 @@ fn certify(cnf: &Path, proof: &Path) -> Result<Certificate, SolveError> {
     Ok(Certificate { checked, proof_bytes, proof_sha256: sha256(proof)?, check_seconds })
 }
 
-fn write_cnf(enc: &Encoding, path: &Path) -> Result<(), SolveError> {
+fn write_cnf(cnf: &Cnf, path: &Path) -> Result<(), SolveError> {
     let io = |source| SolveError::Io { what: format!("cannot write {}", path.display()), source };
     let mut out = io::BufWriter::new(File::create(path).map_err(io)?);
-    enc.cnf.write_dimacs(&mut out).map_err(io)?;
+    cnf.write_dimacs(&mut out).map_err(io)?;
     io::Write::flush(&mut out).map_err(io)
 }
 

@@ -7,7 +7,9 @@ use bataille_cycles::census::{CensusSpec, CensusState, run_sequential};
 use bataille_engine::{DeckSpec, Limits, Method, Methods, NoRandom, Outcome, play};
 use bataille_search::Shard;
 
-use crate::{Question, Settings, Verdict, solve};
+use bataille_cycles::blocks::{self, BlocksSpec, BlocksState};
+
+use crate::{AlignedQuestion, Question, Settings, Verdict, solve, solve_aligned};
 
 /// Cycle ids by period, for the periods up to `max`.
 type Loops = BTreeMap<u64, Vec<u64>>;
@@ -112,4 +114,69 @@ fn small_decks_equal_the_census_to_longer_periods() {
     // The known loops are among them.
     assert_eq!(same_as_census(4, 3, Method::Natural, 19), 1);
     assert_eq!(same_as_census(4, 4, Method::Natural, 24), 4);
+}
+
+/// The catalogue's rows (one per loop of tricks) of `cards` cards, by the solver, rounds 1 to
+/// `max_rounds`, every answer certified.
+fn aligned_by_solver(cards: usize, max_rounds: u32, prime: bool) -> Vec<String> {
+    let dir =
+        std::env::temp_dir().join(format!("bataille-sat-aligned-{cards}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let settings = Settings {
+        all: true,
+        time_limit: None,
+        stop: Box::leak(Box::new(AtomicBool::new(false))),
+        work_dir: dir.clone(),
+        keep: false,
+    };
+    let mut found = Vec::new();
+    for rounds in 1..=max_rounds {
+        let q = AlignedQuestion { cards, rounds, max_multiplicity: 4, prime };
+        let inst = solve_aligned(&q, &settings).unwrap();
+        assert_eq!(inst.verdict, Verdict::Complete, "{q:?}");
+        assert!(inst.certificate.is_some());
+        found.extend(inst.found);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    blocks::catalogue(&found).iter().map(blocks::catalogue_row).collect()
+}
+
+/// The same rows by the outcome search of `bataille aligned blocks`, periods up to `max_rounds`.
+fn aligned_by_search(cards: usize, max_rounds: usize, prime: bool) -> Vec<String> {
+    let spec = BlocksSpec::new(cards, 4, 8).unwrap();
+    let mut state = BlocksState::new(spec, Shard::WHOLE);
+    blocks::run_sequential(&mut state);
+    let mut rows = blocks::catalogue(&state.cycles);
+    rows.retain(|c| {
+        c.period_rounds <= max_rounds && (!prime || blocks::splits(&c.first, &c.second).is_empty())
+    });
+    rows.iter().map(blocks::catalogue_row).collect()
+}
+
+#[test]
+fn aligned_cycles_equal_the_blocks_catalogue() {
+    // 8 cards: the six 4-round blocks; 2, 4, 6, 10 and 12: none (odd n refuted at once).
+    for (cards, rounds) in [(2, 8), (4, 8), (6, 8), (8, 8), (10, 8), (12, 4)] {
+        let sat = aligned_by_solver(cards, rounds, false);
+        assert_eq!(sat, aligned_by_search(cards, rounds as usize, false), "{cards} cards");
+        assert_eq!(sat.len(), if cards == 8 { 6 } else { 0 }, "{cards} cards");
+    }
+    // The six 8-card blocks are prime: the same with the constraint.
+    assert_eq!(aligned_by_solver(8, 4, true).len(), 6);
+}
+
+#[test]
+fn aligned_cycles_equal_the_blocks_catalogue_to_16_cards() {
+    if std::env::var_os("BATAILLE_LONG_TESTS").is_none() {
+        return;
+    }
+    // 34,920 of the 16-card loops (4 rounds) are two 8-card blocks: none is prime, and the
+    // 17 prime ones have 6 rounds.
+    let prime = aligned_by_solver(16, 6, true);
+    assert_eq!(prime, aligned_by_search(16, 6, true));
+    assert_eq!(prime.len(), 17);
+    for (cards, rounds) in [(12, 8), (16, 6)] {
+        let sat = aligned_by_solver(cards, rounds, false);
+        assert_eq!(sat, aligned_by_search(cards, rounds as usize, false));
+    }
 }
