@@ -7,7 +7,8 @@
 # Usage: scripts/sat-solves.sh [NAME...]     run (or continue) the named questions (default all)
 #        scripts/sat-solves.sh table          the table of every question's periods
 #        scripts/sat-solves.sh aligned-table  the table of the aligned questions
-# Environment: BIN (default target/release/bataille), LIMIT (seconds per period, default 600).
+# Environment: BIN (default target/release/bataille), LIMIT (seconds per period, default 600,
+#   unless the question sets its own).
 set -euo pipefail
 BIN=${BIN:-target/release/bataille}
 LIMIT=${LIMIT:-600}
@@ -30,7 +31,7 @@ QUESTIONS=(
     "c4v5-optimized:cycles solve -c 4 -v 5 -m optimized --max-period 28 --all"
     "c4v13-natural:cycles solve -c 4 -v 13 -m natural --max-period 40 --all"
     "c4v13-optimized:cycles solve -c 4 -v 13 -m optimized --max-period 40 --all"
-    "aligned-16:aligned solve --cards 16 --max-rounds 8"
+    "aligned-16:aligned solve --cards 16 --max-rounds 8 --time-limit 7200"
 )
 
 table() {
@@ -74,7 +75,10 @@ for q in "${QUESTIONS[@]}"; do
     out=$BASE/$name
     resume=()
     [[ -f $out/instances.csv ]] && resume=(--resume)
-    echo "== $name: $flags (--time-limit $LIMIT ${resume[*]})"
+    # A question may set its own time limit (the 16-card enumeration: about 70,000 models).
+    limit=(--time-limit "$LIMIT")
+    [[ $flags == *--time-limit* ]] && limit=()
+    echo "== $name: $flags ${limit[*]} ${resume[*]}"
     # shellcheck disable=SC2086
-    "$BIN" $flags --time-limit "$LIMIT" --out "$out" "${resume[@]}"
+    "$BIN" $flags "${limit[@]}" --out "$out" "${resume[@]}"
 done
