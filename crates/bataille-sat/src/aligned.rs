@@ -158,6 +158,9 @@ impl AlignedEncoding {
             e.cnf.add(&[]);
         } else {
             e.multiset(&states[0], q.max_multiplicity);
+            for s in &states {
+                e.piles(s);
+            }
             // For each round and each k, the literal "the round does not cut at k".
             let mut uncut: Vec<Vec<Lit>> = vec![Vec::new(); n];
             for r in 0..rounds {
@@ -271,6 +274,26 @@ impl Encoder {
             }
             for x in &cards {
                 self.cnf.add(&[-x[v + 1], used]);
+            }
+        }
+    }
+
+    /// Implied by the rounds, stated for propagation: every state is the image of one, so each
+    /// hand is a run of piles `[w, l, t, t, ...]`: each pair of cards is non-increasing, and
+    /// the first is strict.
+    fn piles(&mut self, s: &State) {
+        for hand in s {
+            for (k, pair) in hand.chunks_exact(2).enumerate() {
+                let (hi, lo) = (&pair[0], &pair[1]);
+                for v in 2..=self.m {
+                    self.cnf.add(&[-lo[v], hi[v]]);
+                    if k == 0 {
+                        self.cnf.add(&[-lo[v - 1], hi[v]]);
+                    }
+                }
+                if k == 0 {
+                    self.cnf.add(&[-lo[self.m]]);
+                }
             }
         }
     }
