@@ -18,6 +18,7 @@
 //!   hot). The pair of index i is then the s-th pair of its winner's next hand, s = (pairs the
 //!   winner won before i) − t + d, and it is written there as (max, min) of the two cards: a
 //!   tied pair is two equal cards, so its order does not matter. Each player wins n/2 pairs.
+//! - With `colours` C, the multiset is the deck: each value 1..2n/C exactly C times.
 //! - With `prime`, for each k some round does not cut at k (a trick straddles k − 1 and k, or
 //!   the first k pairs do not give each player k cards): cutting at k in every round is
 //!   exactly what makes the first k pairs and the rest two blocks, each on its own cycle.
@@ -53,6 +54,9 @@ pub struct AlignedQuestion {
     pub rounds: u32,
     /// K, the most times a value is used.
     pub max_multiplicity: usize,
+    /// Only the deck of C colours: each value 1..2n/C used exactly C times (then
+    /// `max_multiplicity` is not used).
+    pub colours: Option<usize>,
     /// Only prime cycles: positions that do not cut into two smaller blocks, each on an
     /// aligned cycle of its own (the catalogue's empty `splits`).
     pub prime: bool,
@@ -75,6 +79,14 @@ pub enum AlignedError {
     /// K = 0.
     #[error("--max-mult 0: each value is used at least once")]
     Multiplicity,
+    /// C = 0, or C does not divide the cards.
+    #[error("--colours {colours}: {cards} cards are not C copies of each value")]
+    Colours {
+        /// 2n.
+        cards: usize,
+        /// C.
+        colours: usize,
+    },
     /// The formula would be too large.
     #[error(
         "{cards} cards and {rounds} rounds: about {clauses:.1e} clauses, more than {limit:.0e}"
@@ -105,6 +117,11 @@ impl AlignedQuestion {
         }
         if self.max_multiplicity == 0 {
             return Err(AlignedError::Multiplicity);
+        }
+        if let Some(c) = self.colours
+            && (c == 0 || !self.cards.is_multiple_of(c))
+        {
+            return Err(AlignedError::Colours { cards: self.cards, colours: c });
         }
         let clauses = self.estimated_clauses();
         if clauses > MAX_CLAUSES {
@@ -157,7 +174,10 @@ impl AlignedEncoding {
         if n % 2 == 1 {
             e.cnf.add(&[]);
         } else {
-            e.multiset(&states[0], q.max_multiplicity);
+            match q.colours {
+                Some(c) => e.deck(&states[0], c),
+                None => e.multiset(&states[0], q.max_multiplicity),
+            }
             for s in &states {
                 e.piles(s);
             }
@@ -275,6 +295,21 @@ impl Encoder {
             for x in &cards {
                 self.cnf.add(&[-x[v + 1], used]);
             }
+        }
+    }
+
+    /// The deck of `c` colours: each value 1..=2n/c exactly `c` times.
+    fn deck(&mut self, s: &State, c: usize) {
+        let cards: Vec<&Val> = s[0].iter().chain(&s[1]).collect();
+        let values = cards.len() / c;
+        for v in 1..=values {
+            let eq: Vec<Lit> = cards.iter().map(|x| self.cnf.and(&[x[v], -x[v + 1]])).collect();
+            self.at_most(&eq, c);
+            let not: Vec<Lit> = eq.iter().map(|&l| -l).collect();
+            self.at_most(&not, cards.len() - c);
+        }
+        for x in &cards {
+            self.cnf.add(&[-x[values + 1]]);
         }
     }
 
@@ -491,7 +526,13 @@ pub struct AlignedInstance {
 
 /// The file stem of an aligned question's CNF and proof.
 pub fn aligned_stem(q: &AlignedQuestion) -> String {
-    format!("cards-{}-rounds-{}{}", q.cards, q.rounds, if q.prime { "-prime" } else { "" })
+    format!(
+        "cards-{}-rounds-{}{}{}",
+        q.cards,
+        q.rounds,
+        q.colours.map_or(String::new(), |c| format!("-colours-{c}")),
+        if q.prime { "-prime" } else { "" }
+    )
 }
 
 /// Every cycle of rounds of the question, each replayed by the engine, and the proof that
@@ -507,7 +548,10 @@ pub fn solve_aligned(
         let p = enc.position(value);
         let cycle = BlockCycle::of(&p).filter(|c| {
             c.period_rounds == q.rounds as usize
-                && c.pattern.iter().all(|&k| usize::from(k) <= q.max_multiplicity)
+                && match q.colours {
+                    Some(colours) => c.pattern.iter().all(|&k| usize::from(k) == colours),
+                    None => c.pattern.iter().all(|&k| usize::from(k) <= q.max_multiplicity),
+                }
                 && (!q.prime || blocks::splits(&c.first, &c.second).is_empty())
         });
         let Some(cycle) = cycle else {
@@ -515,10 +559,12 @@ pub fn solve_aligned(
                 p.to_string(),
                 format!(
                     "start, as its canonical position, {} aligned cycle of exactly {} rounds \
-                     with each value at most {} times",
+                     with each value {} times",
                     if q.prime { "a prime" } else { "an" },
                     q.rounds,
-                    q.max_multiplicity
+                    q.colours.map_or(format!("at most {}", q.max_multiplicity), |c| format!(
+                        "exactly {c}"
+                    ))
                 ),
             ));
         };

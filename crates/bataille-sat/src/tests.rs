@@ -131,7 +131,7 @@ fn aligned_by_solver(cards: usize, max_rounds: u32, prime: bool) -> Vec<String> 
     };
     let mut found = Vec::new();
     for rounds in 1..=max_rounds {
-        let q = AlignedQuestion { cards, rounds, max_multiplicity: 4, prime };
+        let q = AlignedQuestion { cards, rounds, max_multiplicity: 4, colours: None, prime };
         let inst = solve_aligned(&q, &settings).unwrap();
         assert_eq!(inst.verdict, Verdict::Complete, "{q:?}");
         assert!(inst.certificate.is_some());
@@ -179,4 +179,46 @@ fn aligned_cycles_equal_the_blocks_catalogue_to_16_cards() {
         let sat = aligned_by_solver(cards, rounds, false);
         assert_eq!(sat, aligned_by_search(cards, rounds as usize, false));
     }
+}
+
+#[test]
+fn the_c4v4_deck_has_exactly_the_hunts_four_loops_as_aligned_cycles() {
+    let dir =
+        std::env::temp_dir().join(format!("bataille-sat-c4v4-aligned-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let settings = Settings {
+        all: true,
+        time_limit: None,
+        stop: Box::leak(Box::new(AtomicBool::new(false))),
+        work_dir: dir.clone(),
+        keep: false,
+    };
+    let mut ids = Vec::new();
+    for rounds in 1..=4 {
+        let q = AlignedQuestion {
+            cards: 16,
+            rounds,
+            max_multiplicity: 4,
+            colours: Some(4),
+            prime: false,
+        };
+        let inst = solve_aligned(&q, &settings).unwrap();
+        assert_eq!(inst.verdict, Verdict::Complete);
+        // Each loop passes through two cycles of rounds, both found.
+        assert_eq!(inst.found.len(), if rounds == 4 { 8 } else { 0 });
+        ids.extend(inst.found.iter().map(|c| format!("{:016x}", c.cycle_id)));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    ids.sort();
+    ids.dedup();
+    // The exhaustive hunt of every C=4 V=4 deal (results/hunts/c4v4-natural).
+    let hunt = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../results/hunts/c4v4-natural/cycles.csv"
+    ))
+    .unwrap();
+    let mut known: Vec<String> =
+        hunt.lines().skip(1).map(|l| l.split(',').next().unwrap().to_string()).collect();
+    known.sort();
+    assert_eq!(ids, known);
 }

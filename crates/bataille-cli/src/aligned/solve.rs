@@ -38,6 +38,10 @@ pub(crate) struct SolveArgs {
     /// The most times a value may be used (4 for a real deck).
     #[arg(long = "max-mult", alias = "max-multiplicity", value_name = "K", default_value_t = 4)]
     max_mult: usize,
+    /// Only the deck of C colours: each value 1..2N/C used exactly C times (instead of
+    /// --max-mult).
+    #[arg(long, short = 'c', value_name = "C", conflicts_with = "max_mult")]
+    colours: Option<usize>,
     /// Only prime cycles: positions that do not cut into two smaller blocks each on a cycle
     /// of its own (the rows of the catalogue with no `splits`).
     #[arg(long)]
@@ -81,15 +85,18 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             cards: args.cards,
             rounds,
             max_multiplicity: args.max_mult,
+            colours: args.colours,
             prime: args.prime,
         }
         .check()?;
     }
     let what = if args.prime { "prime aligned cycles" } else { "aligned cycles" };
-    let header = format!(
-        "question,{what} of {} cards (values at most {} times) of {first} to {last} rounds",
-        args.cards, args.max_mult
-    );
+    let times = match args.colours {
+        Some(c) => format!("values exactly {c} times"),
+        None => format!("values at most {} times", args.max_mult),
+    };
+    let header =
+        format!("question,{what} of {} cards ({times}) of {first} to {last} rounds", args.cards);
     let own = |dir: &Path| {
         read_bounded(&dir.join("metadata.csv"), MAX_STATE_BYTES)
             .ok()
@@ -113,12 +120,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     rows.retain(|r| r.1 != "undecided");
     let decided: Vec<u32> = rows.iter().map(|r| r.0).collect();
     found.retain(|c| decided.contains(&(c.period_rounds as u32)));
-    println!(
-        "question:  {what} of {} cards, hands of {}, each value at most {} times",
-        args.cards,
-        args.cards / 2,
-        args.max_mult
-    );
+    println!("question:  {what} of {} cards, hands of {}, {times}", args.cards, args.cards / 2);
     println!("solver:    {} (LRAT proofs checked by bataille's own checker)", solver_version());
     let mut stopped_at = None;
     for rounds in (first..=last).filter(|r| !decided.contains(r)) {
@@ -126,6 +128,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             cards: args.cards,
             rounds,
             max_multiplicity: args.max_mult,
+            colours: args.colours,
             prime: args.prime,
         };
         let inst = solve_aligned(&q, &settings)?;
@@ -147,18 +150,20 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let complete_to = (first..=last)
         .take_while(|r| rows.iter().any(|row| row.0 == *r && row.1 == "complete"))
         .last();
-    let loops = blocks::catalogue(&found).len();
     if let Some(r) = complete_to {
+        // Only the periods certified count (an undecided one's cycles are listed, not counted).
+        let certified: Vec<BlockCycle> =
+            found.iter().filter(|c| c.period_rounds <= r as usize).cloned().collect();
+        let loops = blocks::catalogue(&certified).len();
         let span = if first == r { format!("{r}") } else { format!("{first} to {r}") };
         println!(
-            "certified: every {} of {} cards (values at most {} times) of {span} rounds is in \
-             blocks.csv: {loops} loop{} ({} cycle{} of rounds); each period's proof checked",
+            "certified: every {} of {} cards ({times}) of {span} rounds is in blocks.csv: {loops} \
+             loop{} ({} cycle{} of rounds); each period's proof checked",
             what.trim_end_matches('s'),
             args.cards,
-            args.max_mult,
             if loops == 1 { "" } else { "s" },
-            found.len(),
-            if found.len() == 1 { "" } else { "s" },
+            certified.len(),
+            if certified.len() == 1 { "" } else { "s" },
         );
     }
     if let Some(r) = stopped_at {
