@@ -23,7 +23,7 @@ QUESTIONS=(
     "aligned-8:aligned solve --cards 8 --max-rounds 8"
     "aligned-10:aligned solve --cards 10 --max-rounds 8"
     "aligned-12:aligned solve --cards 12 --max-rounds 8"
-    "aligned-16-prime:aligned solve --cards 16 --max-rounds 8 --prime"
+    "aligned-16-prime:aligned solve --cards 16 --max-rounds 8 --prime --time-limit 3600"
     "aligned-c4v4:aligned solve --cards 16 --colours 4 --max-rounds 8"
     "aligned-c4v6:aligned solve --cards 24 --colours 4 --max-rounds 3"
     "aligned-c4v6-prime:aligned solve --cards 24 --colours 4 --max-rounds 4 --prime"
