@@ -19,6 +19,27 @@ fn wait_for(path: &std::path::Path) {
     }
 }
 
+/// Waits until process `pid` has used `cpu` of CPU time (user and system, from
+/// `/proc/PID/stat`), at most 120 s of wall time.
+fn wait_for_cpu(pid: u32, cpu: Duration) {
+    let started = Instant::now();
+    let ticks = 100.0; // USER_HZ on Linux
+    loop {
+        let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // Fields after the command name (which is in parentheses), from the state: utime and
+        // stime are the 12th and 13th of them.
+        let rest = stat.rsplit_once(')').map_or("", |r| r.1);
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        let field = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+        let used = (field(11) + field(12)) / ticks;
+        if used >= cpu.as_secs_f64() {
+            return;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "{used} s of CPU after 120 s");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 // 1. Two runs on one output directory, or one checkpoint: the second is refused before any
 // work, with the first one's pid; a killed run's lock does not outlive it.
 #[test]
@@ -252,7 +273,10 @@ fn sigterm_stops_random_deals_of_the_largest_deck_at_once() {
         .spawn()
         .unwrap();
     wait_for(&out.join(".bataille.lock"));
-    std::thread::sleep(Duration::from_secs(3));
+    // Units done: the child has had 3 s of CPU, several units of 64 deals (about 0.5 s of CPU
+    // each in the test build); counted by the kernel, so a busy machine only makes the test
+    // wait longer.
+    wait_for_cpu(child.id(), Duration::from_secs(3));
     // SAFETY: kill(2) on the id of a child this test started and has not waited for.
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
     let stopped = Instant::now();
