@@ -43,29 +43,58 @@ pub(crate) struct SolveArgs {
     /// Only loops that pass through a deal (a first hand of ⌊N/2⌋ cards).
     #[arg(long)]
     deals: bool,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// The flags every solver command shares: time, proofs, output directory.
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
     /// Seconds each period may take (all its solver calls); a period not decided in time is
     /// reported as undecided, and the search stops there.
     #[arg(long, value_name = "SECONDS", value_parser = crate::checks::seconds)]
-    time_limit: Option<Duration>,
-    /// Keep each period's CNF and proof (period-P.cnf, period-P.lrat) in --out/proofs;
-    /// otherwise only their SHA-256 and sizes are kept.
+    pub time_limit: Option<Duration>,
+    /// Keep each period's CNF and proof in --out/proofs; otherwise only their SHA-256 and
+    /// sizes are kept.
     #[arg(long)]
-    keep: bool,
-    /// Output directory: instances.csv (one row per period), cycles.csv, metadata.csv. It
+    pub keep: bool,
+    /// Output directory: instances.csv (one row per period), what was found, metadata.csv. It
     /// must be empty, or hold this question's own results (with --resume), unless --replace
     /// is given.
     #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    pub out: PathBuf,
     /// Continue the periods not decided yet in --out (the decided ones are kept).
     #[arg(long)]
-    resume: bool,
+    pub resume: bool,
     /// Replace the results in a non-empty --out directory.
     #[arg(long)]
-    replace: bool,
+    pub replace: bool,
 }
 
 const INSTANCES_HEADER: &str = "period,deals,verdict,loops_found,vars,clauses,solver_calls,\
 solve_s,check_s,proof_bytes,proof_sha256,proof_steps,cnf_sha256,solver";
+
+impl RunArgs {
+    /// metadata.csv of a solver run: the question (`header` is `question,TEXT`), the command,
+    /// the version, the solver and checker, the time limit.
+    pub(crate) fn metadata(&self, files: &mut OutputFiles, header: &str) {
+        let (q, rest) = header.split_once(',').expect("a key and a value");
+        files.add_key_values(
+            "metadata.csv",
+            &[
+                (q, rest.to_string()),
+                ("command", command_line()),
+                ("version", env!("CARGO_PKG_VERSION").to_string()),
+                ("solver", solver_version()),
+                ("checker", "bataille_sat::lrat (RUP steps only)".to_string()),
+                (
+                    "time_limit_s",
+                    self.time_limit.map_or("none".into(), |t| t.as_secs_f64().to_string()),
+                ),
+            ],
+        );
+    }
+}
 
 pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let deck = DeckSpec::new(args.colours, args.values)?;
@@ -85,23 +114,26 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             .flatten()
             .is_some_and(|t| t.contains(&header))
     };
-    let _outputs = prepare_outputs(None, args.resume, &args.out, args.replace, &own)?;
-    let proofs = args.out.join("proofs");
+    let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
+    let proofs = args.run.out.join("proofs");
     std::fs::create_dir_all(&proofs)
         .with_context(|| format!("cannot create {}", proofs.display()))?;
     let stop = on_interrupt("bataille: stopping the solver (Ctrl-C again to quit at once)");
     let settings = Settings {
         all: args.all,
-        time_limit: args.time_limit,
+        time_limit: args.run.time_limit,
         stop,
         work_dir: proofs.clone(),
-        keep: args.keep,
+        keep: args.run.keep,
     };
     let methods = Methods::both(args.method);
 
     // Resume: the periods decided before, and their loops.
-    let (mut rows, mut known) =
-        if args.resume { read_previous(&args.out, methods)? } else { (Vec::new(), Vec::new()) };
+    let (mut rows, mut known) = if args.run.resume {
+        read_previous(&args.run.out, methods)?
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let decided: Vec<u32> = rows.iter().filter(|r| r.1 != "undecided").map(|r| r.0).collect();
     rows.retain(|r| decided.contains(&r.0));
     println!(
@@ -135,7 +167,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             break;
         }
     }
-    if args.keep {
+    if args.run.keep {
         println!("proofs:    {}", proofs.display());
     } else {
         let _ = std::fs::remove_dir(&proofs);
@@ -286,24 +318,10 @@ fn write(
             f.id, f.period_tricks, f.period_cards, f.position
         );
     }
-    let (q, rest) = header.split_once(',').expect("a key and a value");
-    let mut files = OutputFiles::new(&args.out);
+    let mut files = OutputFiles::new(&args.run.out);
     files.add("instances.csv", instances.into_bytes());
     files.add("cycles.csv", cycles.into_bytes());
-    files.add_key_values(
-        "metadata.csv",
-        &[
-            (q, rest.to_string()),
-            ("command", command_line()),
-            ("version", env!("CARGO_PKG_VERSION").to_string()),
-            ("solver", solver_version()),
-            ("checker", "bataille_sat::lrat (RUP steps only)".to_string()),
-            (
-                "time_limit_s",
-                args.time_limit.map_or("none".into(), |t| t.as_secs_f64().to_string()),
-            ),
-        ],
-    );
+    args.run.metadata(&mut files, header);
     files.commit()
 }
 

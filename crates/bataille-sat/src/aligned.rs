@@ -37,7 +37,7 @@ use bataille_engine::{Card, Position};
 
 use crate::cnf::{Cnf, FALSE, Lit, TRUE};
 use crate::encode::MAX_CLAUSES;
-use crate::solve::{Certificate, Fresh, Settings, SolveError, Verdict, drive};
+use crate::solve::{Fresh, Settings, SolveError, Solved, drive};
 
 /// The largest deck: 64 cards, hands of 32.
 pub const MAX_CARDS: usize = 64;
@@ -500,29 +500,10 @@ impl Encoder {
     }
 }
 
-/// One aligned question's answer.
-#[derive(Debug, Clone)]
-pub struct AlignedInstance {
-    /// The question.
-    pub question: AlignedQuestion,
-    /// Variables of the formula.
-    pub vars: u32,
-    /// Clauses of the formula (blocking clauses included).
-    pub clauses: usize,
-    /// SHA-256 of the final formula in DIMACS.
-    pub cnf_sha256: String,
-    /// [`Verdict::Complete`] (every cycle of exactly R rounds found, and the rest refuted by a
-    /// checked proof) or [`Verdict::Undecided`].
-    pub verdict: Verdict,
-    /// The cycles of rounds found (one per model, each at its canonical position).
-    pub found: Vec<BlockCycle>,
-    /// Solver calls.
-    pub calls: u32,
-    /// Seconds in the solver, all calls.
-    pub solve_seconds: f64,
-    /// The certificate, for [`Verdict::Complete`].
-    pub certificate: Option<Certificate>,
-}
+/// One aligned question's answer: [`Verdict::Complete`] (every cycle of rounds of exactly R
+/// rounds found, each at its canonical position, and the rest refuted by a checked proof) or
+/// [`Verdict::Undecided`].
+pub type AlignedInstance = Solved<AlignedQuestion, BlockCycle>;
 
 /// The file stem of an aligned question's CNF and proof.
 pub fn aligned_stem(q: &AlignedQuestion) -> String {
@@ -572,15 +553,5 @@ pub fn solve_aligned(
         found.push(cycle);
         Ok(false)
     })?;
-    Ok(AlignedInstance {
-        question: *q,
-        vars: cnf.vars(),
-        clauses: cnf.len(),
-        cnf_sha256: run.cnf_sha256,
-        verdict: run.verdict,
-        found,
-        calls: run.calls,
-        solve_seconds: run.solve_seconds,
-        certificate: run.certificate,
-    })
+    Ok(AlignedInstance::new(*q, &cnf, run, found))
 }

@@ -24,7 +24,7 @@ pub use aligned::{
 };
 pub use encode::{Encoding, Question, QuestionError};
 pub use solve::{
-    Certificate, Found, Instance, Settings, SolveError, Verdict, solve, solver_version,
+    Certificate, Found, Instance, Settings, SolveError, Solved, Verdict, solve, solver_version,
 };
 
 #[cfg(test)]

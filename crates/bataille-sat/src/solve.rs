@@ -56,27 +56,48 @@ pub struct Certificate {
     pub check_seconds: f64,
 }
 
-/// One period's answer.
+/// One question's answer: a period of `cycles solve` ([`Instance`]) or of `aligned solve`
+/// ([`crate::AlignedInstance`]).
 #[derive(Debug, Clone)]
-pub struct Instance {
+pub struct Solved<Q, F> {
     /// The question.
-    pub question: Question,
+    pub question: Q,
     /// Variables of the formula.
     pub vars: u32,
-    /// Clauses of the formula (blocking clauses of the loops included).
+    /// Clauses of the formula (blocking clauses included).
     pub clauses: usize,
     /// SHA-256 of the final formula in DIMACS.
     pub cnf_sha256: String,
     /// The verdict.
     pub verdict: Verdict,
-    /// Loops found in this instance, in order (period P or a divisor of it).
-    pub found: Vec<Found>,
-    /// Solver calls (one per loop found, plus the last).
+    /// What was found, in order, each replayed by the engine.
+    pub found: Vec<F>,
+    /// Solver calls.
     pub calls: u32,
     /// Seconds in the solver, all calls.
     pub solve_seconds: f64,
     /// The certificate, for [`Verdict::Complete`].
     pub certificate: Option<Certificate>,
+}
+
+/// One period's answer: the loops found (period P or a divisor of it).
+pub type Instance = Solved<Question, Found>;
+
+impl<Q, F> Solved<Q, F> {
+    /// The answer from the formula and what [`drive`] gave.
+    pub(crate) fn new(question: Q, cnf: &Cnf, run: Run, found: Vec<F>) -> Solved<Q, F> {
+        Solved {
+            question,
+            vars: cnf.vars(),
+            clauses: cnf.len(),
+            cnf_sha256: run.cnf_sha256,
+            verdict: run.verdict,
+            found,
+            calls: run.calls,
+            solve_seconds: run.solve_seconds,
+            certificate: run.certificate,
+        }
+    }
 }
 
 /// Why solving failed (never a verdict).
@@ -329,17 +350,7 @@ pub fn solve(q: &Question, known: &[Found], settings: &Settings) -> Result<Insta
         found.push(f);
         Ok(exact && !settings.all)
     })?;
-    Ok(Instance {
-        question: *q,
-        vars: cnf.vars(),
-        clauses: cnf.len(),
-        cnf_sha256: run.cnf_sha256,
-        verdict: run.verdict,
-        found,
-        calls: run.calls,
-        solve_seconds: run.solve_seconds,
-        certificate: run.certificate,
-    })
+    Ok(Instance::new(*q, &cnf, run, found))
 }
 /// Plays the solver's position: it must lie on a loop whose period divides P.
 fn replay(position: &Position, q: &Question, methods: Methods) -> Result<Found, SolveError> {

@@ -11,6 +11,17 @@ use bataille_cycles::blocks::{self, BlocksSpec, BlocksState};
 
 use crate::{AlignedQuestion, Question, Settings, Verdict, solve, solve_aligned};
 
+/// Every model, no time limit, files in `dir` removed after checking.
+fn settings(dir: &std::path::Path) -> Settings {
+    Settings {
+        all: true,
+        time_limit: None,
+        stop: Box::leak(Box::new(AtomicBool::new(false))),
+        work_dir: dir.to_path_buf(),
+        keep: false,
+    }
+}
+
 /// Cycle ids by period, for the periods up to `max`.
 type Loops = BTreeMap<u64, Vec<u64>>;
 
@@ -22,13 +33,7 @@ fn solved(c: usize, v: usize, method: Method, max: u32) -> Loops {
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
-    let settings = Settings {
-        all: true,
-        time_limit: None,
-        stop: Box::leak(Box::new(AtomicBool::new(false))),
-        work_dir: dir.clone(),
-        keep: false,
-    };
+    let settings = settings(&dir);
     let mut known = Vec::new();
     let mut out = Loops::new();
     for period in 1..=max {
@@ -122,13 +127,7 @@ fn aligned_by_solver(cards: usize, max_rounds: u32, prime: bool) -> Vec<String> 
     let dir =
         std::env::temp_dir().join(format!("bataille-sat-aligned-{cards}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let settings = Settings {
-        all: true,
-        time_limit: None,
-        stop: Box::leak(Box::new(AtomicBool::new(false))),
-        work_dir: dir.clone(),
-        keep: false,
-    };
+    let settings = settings(&dir);
     let mut found = Vec::new();
     for rounds in 1..=max_rounds {
         let q = AlignedQuestion { cards, rounds, max_multiplicity: 4, colours: None, prime };
@@ -186,13 +185,7 @@ fn the_c4v4_deck_has_exactly_the_hunts_four_loops_as_aligned_cycles() {
     let dir =
         std::env::temp_dir().join(format!("bataille-sat-c4v4-aligned-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let settings = Settings {
-        all: true,
-        time_limit: None,
-        stop: Box::leak(Box::new(AtomicBool::new(false))),
-        work_dir: dir.clone(),
-        keep: false,
-    };
+    let settings = settings(&dir);
     let mut ids = Vec::new();
     for rounds in 1..=4 {
         let q = AlignedQuestion {

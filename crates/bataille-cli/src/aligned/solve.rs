@@ -2,9 +2,8 @@
 //! and the rest proved absent, by a SAT solver (see `bataille_sat::aligned`).
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use bataille_cycles::blocks::{self, BlockCycle, CATALOGUE_HEADER};
@@ -15,8 +14,8 @@ use bataille_sat::{
 use clap::Args;
 
 use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
-use crate::output::{MAX_STATE_BYTES, OutputFiles, command_line, prepare_outputs, read_bounded};
-use crate::solve::{certificate_columns, verdict_name};
+use crate::output::{MAX_STATE_BYTES, OutputFiles, prepare_outputs, read_bounded};
+use crate::solve::{RunArgs, certificate_columns, verdict_name};
 
 /// Flags of `bataille aligned solve`.
 #[derive(Debug, Args)]
@@ -46,26 +45,8 @@ pub(crate) struct SolveArgs {
     /// of its own (the rows of the catalogue with no `splits`).
     #[arg(long)]
     prime: bool,
-    /// Seconds each period may take (all its solver calls); a period not decided in time is
-    /// reported as undecided, and the search stops there.
-    #[arg(long, value_name = "SECONDS", value_parser = crate::checks::seconds)]
-    time_limit: Option<Duration>,
-    /// Keep each period's CNF and proof (cards-2N-rounds-R.cnf, .lrat) in --out/proofs;
-    /// otherwise only their SHA-256 and sizes are kept.
-    #[arg(long)]
-    keep: bool,
-    /// Output directory: instances.csv (one row per period), blocks.csv (the catalogue's
-    /// rows, one per loop of tricks), rounds.csv (every cycle of rounds), metadata.csv. It
-    /// must be empty, or hold this question's own results (with --resume), unless --replace
-    /// is given.
-    #[arg(long, value_name = "DIR")]
-    out: PathBuf,
-    /// Continue the periods not decided yet in --out (the decided ones are kept).
-    #[arg(long)]
-    resume: bool,
-    /// Replace the results in a non-empty --out directory.
-    #[arg(long)]
-    replace: bool,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 const INSTANCES_HEADER: &str = "rounds,verdict,cycles_of_rounds,loops,vars,clauses,\
@@ -103,20 +84,23 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             .flatten()
             .is_some_and(|t| t.contains(&header))
     };
-    let _outputs = prepare_outputs(None, args.resume, &args.out, args.replace, &own)?;
-    let proofs = args.out.join("proofs");
+    let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
+    let proofs = args.run.out.join("proofs");
     std::fs::create_dir_all(&proofs)
         .with_context(|| format!("cannot create {}", proofs.display()))?;
     let stop = on_interrupt("bataille: stopping the solver (Ctrl-C again to quit at once)");
     let settings = Settings {
         all: true,
-        time_limit: args.time_limit,
+        time_limit: args.run.time_limit,
         stop,
         work_dir: proofs.clone(),
-        keep: args.keep,
+        keep: args.run.keep,
     };
-    let (mut rows, mut found) =
-        if args.resume { read_previous(&args.out, args.prime)? } else { (Vec::new(), Vec::new()) };
+    let (mut rows, mut found) = if args.run.resume {
+        read_previous(&args.run.out, args.prime)?
+    } else {
+        (Vec::new(), Vec::new())
+    };
     rows.retain(|r| r.1 != "undecided");
     let decided: Vec<u32> = rows.iter().map(|r| r.0).collect();
     found.retain(|c| decided.contains(&(c.period_rounds as u32)));
@@ -141,7 +125,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             break;
         }
     }
-    if args.keep {
+    if args.run.keep {
         println!("proofs:    {}", proofs.display());
     } else {
         let _ = std::fs::remove_dir(&proofs);
@@ -238,25 +222,11 @@ fn write(args: &SolveArgs, header: &str, rows: &[Row], found: &[BlockCycle]) -> 
     for c in sorted {
         let _ = writeln!(rounds, "{},{:016x},\"{}\"", c.period_rounds, c.cycle_id, c.position());
     }
-    let (q, rest) = header.split_once(',').expect("a key and a value");
-    let mut files = OutputFiles::new(&args.out);
+    let mut files = OutputFiles::new(&args.run.out);
     files.add("instances.csv", instances.into_bytes());
     files.add("blocks.csv", catalogue.into_bytes());
     files.add("rounds.csv", rounds.into_bytes());
-    files.add_key_values(
-        "metadata.csv",
-        &[
-            (q, rest.to_string()),
-            ("command", command_line()),
-            ("version", env!("CARGO_PKG_VERSION").to_string()),
-            ("solver", solver_version()),
-            ("checker", "bataille_sat::lrat (RUP steps only)".to_string()),
-            (
-                "time_limit_s",
-                args.time_limit.map_or("none".into(), |t| t.as_secs_f64().to_string()),
-            ),
-        ],
-    );
+    args.run.metadata(&mut files, header);
     files.commit()
 }
 
