@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use bataille_engine::{DeckSpec, Method, Methods, Position};
 use bataille_sat::{
-    Certificate, Found, Instance, Question, Settings, Verdict, solve, solver_version,
+    Certificate, Counted, Found, Instance, Question, Settings, Verdict, solve, solver_version,
 };
 use clap::Args;
 
@@ -43,6 +43,11 @@ pub(crate) struct SolveArgs {
     /// Only loops that pass through a deal (a first hand of ⌊N/2⌋ cards).
     #[arg(long)]
     deals: bool,
+    /// Count periods in cards each player turns in one turn of the loop (battles included),
+    /// not in tricks. The formula (the stream encoding) grows with those cards only, so it
+    /// reaches longer turns; a loop of P tricks turns at least P cards per player.
+    #[arg(long)]
+    cards: bool,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -71,7 +76,7 @@ pub(crate) struct RunArgs {
     pub replace: bool,
 }
 
-const INSTANCES_HEADER: &str = "period,deals,verdict,loops_found,vars,clauses,solver_calls,\
+const INSTANCES_HEADER: &str = "deals,verdict,loops_found,vars,clauses,solver_calls,\
 solve_s,check_s,proof_bytes,proof_sha256,proof_steps,cnf_sha256,solver";
 
 impl RunArgs {
@@ -98,6 +103,7 @@ impl RunArgs {
 
 pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let deck = DeckSpec::new(args.colours, args.values)?;
+    let counted = if args.cards { Counted::Cards } else { Counted::Tricks };
     let (first, last) = match (args.period, args.max_period) {
         (Some(p), _) => (p, p),
         (None, Some(p)) => (1, p),
@@ -105,9 +111,9 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     };
     // Every period is checked before any work (a refused size, a refused method).
     for p in [first, last] {
-        Question { deck, method: args.method, period: p, deals: args.deals }.check()?;
+        Question { deck, method: args.method, counted, period: p, deals: args.deals }.check()?;
     }
-    let header = header(deck, args.method, args.deals, first, last);
+    let header = header(deck, args.method, args.deals, counted, first, last);
     let own = |dir: &Path| {
         read_bounded(&dir.join("metadata.csv"), MAX_STATE_BYTES)
             .ok()
@@ -153,7 +159,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         if decided.contains(&period) {
             continue;
         }
-        let q = Question { deck, method: args.method, period, deals: args.deals };
+        let q = Question { deck, method: args.method, counted, period, deals: args.deals };
         let blocked: Vec<Found> =
             if args.max_period.is_some() { known.clone() } else { Vec::new() };
         let inst = solve(&q, &blocked, &settings)?;
@@ -173,7 +179,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         let _ = std::fs::remove_dir(&proofs);
     }
     write(&args, &header, &rows, &known)?;
-    println!("{}", conclusion(&rows, first, last, args.all, stopped_at));
+    println!("{}", conclusion(&rows, counted, first, last, args.all, stopped_at));
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
@@ -184,14 +190,38 @@ fn what(deals: bool) -> &'static str {
     if deals { "loops through a deal" } else { "loops among positions of every split" }
 }
 
-fn header(deck: DeckSpec, method: Method, deals: bool, first: u32, last: u32) -> String {
+fn header(
+    deck: DeckSpec,
+    method: Method,
+    deals: bool,
+    counted: Counted,
+    first: u32,
+    last: u32,
+) -> String {
     format!(
-        "question,C={} V={} {} {} periods {first} to {last}",
+        "question,C={} V={} {} {} periods {}{first} to {last}",
         deck.colours(),
         deck.values(),
         method.name(),
-        if deals { "deals" } else { "positions" }
+        if deals { "deals" } else { "positions" },
+        if counted == Counted::Cards { "in cards " } else { "" }
     )
+}
+
+/// The first column of instances.csv.
+fn period_column(counted: Counted) -> &'static str {
+    match counted {
+        Counted::Tricks => "period",
+        Counted::Cards => "period_cards",
+    }
+}
+
+/// How the report names a period.
+fn label(counted: Counted, p: u32) -> String {
+    match counted {
+        Counted::Tricks => format!("period {p}"),
+        Counted::Cards => format!("{p} cards"),
+    }
 }
 
 pub(crate) fn verdict_name(v: &Verdict) -> &'static str {
@@ -204,7 +234,7 @@ pub(crate) fn verdict_name(v: &Verdict) -> &'static str {
 
 fn instance_row(inst: &Instance) -> String {
     let q = &inst.question;
-    let exact = inst.found.iter().filter(|f| f.period_tricks == u64::from(q.period)).count();
+    let exact = inst.found.iter().filter(|f| q.counted.of(f) == u64::from(q.period)).count();
     let (check, bytes, sha, steps) = certificate_columns(inst.certificate.as_ref());
     format!(
         "{},{},{},{exact},{},{},{},{:.3},{check},{bytes},{sha},{steps},{},{}",
@@ -234,25 +264,25 @@ pub(crate) fn certificate_columns(c: Option<&Certificate>) -> (String, String, S
 }
 
 fn report(inst: &Instance) {
-    let p = inst.question.period;
+    let p = label(inst.question.counted, inst.question.period);
     let size = format!("{} vars, {} clauses", inst.vars, inst.clauses);
     for f in &inst.found {
         println!(
-            "period {p}: loop {:016x} of period {} tricks ({} cards): {}",
+            "{p}: loop {:016x} of period {} tricks ({} cards): {}",
             f.id, f.period_tricks, f.period_cards, f.position
         );
     }
     match (&inst.verdict, &inst.certificate) {
         (Verdict::Complete, Some(c)) => println!(
-            "period {p}: complete ({size}; {:.2} s in the solver; proof of {} bytes, {} steps, \
+            "{p}: complete ({size}; {:.2} s in the solver; proof of {} bytes, {} steps, \
              checked in {:.2} s)",
             inst.solve_seconds, c.proof_bytes, c.checked.added, c.check_seconds
         ),
         (Verdict::Found, _) => {
-            println!("period {p}: a loop found ({size}; {:.2} s)", inst.solve_seconds)
+            println!("{p}: a loop found ({size}; {:.2} s)", inst.solve_seconds)
         }
         _ => println!(
-            "period {p}: UNDECIDED after {:.1} s in the solver ({size}): nothing is claimed",
+            "{p}: UNDECIDED after {:.1} s in the solver ({size}): nothing is claimed",
             inst.solve_seconds
         ),
     }
@@ -260,6 +290,7 @@ fn report(inst: &Instance) {
 
 fn conclusion(
     rows: &[(u32, String, String)],
+    counted: Counted,
     first: u32,
     last: u32,
     all: bool,
@@ -270,15 +301,20 @@ fn conclusion(
     let mut s = String::new();
     match complete_to {
         Some(p) if first == 1 => {
+            let which = match counted {
+                Counted::Tricks => format!("of period 1 to {p}"),
+                Counted::Cards => format!("whose turn takes 1 to {p} cards per player"),
+            };
             let _ = write!(
                 s,
-                "certified: every loop of period 1 to {p} is listed in cycles.csv (each period's proof checked)"
+                "certified: every loop {which} is listed in cycles.csv (each period's proof checked)"
             );
         }
         Some(p) => {
             let _ = write!(
                 s,
-                "certified: every position that comes back after {p} tricks lies on a loop listed in cycles.csv"
+                "certified: every position that comes back after {p} {} lies on a loop listed in cycles.csv",
+                counted.unit()
             );
         }
         None => {}
@@ -287,7 +323,11 @@ fn conclusion(
         if !s.is_empty() {
             s.push('\n');
         }
-        let _ = write!(s, "undecided: period {p} and beyond (raise --time-limit and --resume)");
+        let _ = write!(
+            s,
+            "undecided: {} and beyond (raise --time-limit and --resume)",
+            label(counted, p)
+        );
     } else if !all && rows.iter().any(|r| r.1 == "found") {
         if !s.is_empty() {
             s.push('\n');
@@ -305,7 +345,8 @@ fn write(
 ) -> Result<()> {
     let mut rows: Vec<&(u32, String, String)> = rows.iter().collect();
     rows.sort_by_key(|r| r.0);
-    let mut instances = format!("{INSTANCES_HEADER}\n");
+    let column = period_column(if args.cards { Counted::Cards } else { Counted::Tricks });
+    let mut instances = format!("{column},{INSTANCES_HEADER}\n");
     for r in rows {
         instances.push_str(&r.2);
         instances.push('\n');

@@ -70,6 +70,50 @@ fn first_loop_stops_the_search_and_proofs_are_kept_on_request() {
 }
 
 #[test]
+fn periods_counted_in_cards_find_the_c4v3_loop_at_26_cards() {
+    let dir = scratch!("cards");
+    let out = dir.join("out");
+    let out_s = out.to_str().unwrap();
+    // C=1 has no battle: its two loops of 6 tricks turn 6 cards, and nothing else turns up to 8.
+    let c1 = dir.join("c1");
+    let args = ["cycles", "solve", "-c", "1", "-v", "5", "--cards", "--max-period", "8", "--all"];
+    let mut with_out = args.to_vec();
+    with_out.extend(["--out", c1.to_str().unwrap()]);
+    let o = run_ok(&with_out);
+    assert!(
+        o.contains("certified: every loop whose turn takes 1 to 8 cards per player is listed"),
+        "{o}"
+    );
+    let instances = fs::read_to_string(c1.join("instances.csv")).unwrap();
+    assert!(instances.starts_with("period_cards,deals,verdict,"), "{instances}");
+    assert_eq!(instances.lines().filter(|l| l.contains(",complete,")).count(), 8, "{instances}");
+    assert_eq!(fs::read_to_string(c1.join("cycles.csv")).unwrap().lines().count(), 3);
+    let metadata = fs::read_to_string(c1.join("metadata.csv")).unwrap();
+    assert!(metadata.contains("periods in cards 1 to 8"), "{metadata}");
+    // C=4 V=3: its one loop has 19 tricks and turns 26 cards per player.
+    let o = run_ok(&[
+        "cycles", "solve", "-c", "4", "-v", "3", "--cards", "--period", "26", "--out", out_s,
+    ]);
+    assert!(o.contains("26 cards: loop f830e70e556fe9c1 of period 19 tricks (26 cards)"), "{o}");
+    // An odd count is refuted at once: each trick gives its winner an even number of cards.
+    let odd = dir.join("odd");
+    let o = run_ok(&[
+        "cycles",
+        "solve",
+        "-c",
+        "4",
+        "-v",
+        "3",
+        "--cards",
+        "--period",
+        "25",
+        "--out",
+        odd.to_str().unwrap(),
+    ]);
+    assert!(o.contains("25 cards: complete"), "{o}");
+}
+
+#[test]
 fn bad_questions_are_refused() {
     let dir = scratch!("bad");
     let out = dir.join("out");
@@ -78,6 +122,7 @@ fn bad_questions_are_refused() {
         (vec!["-c", "4", "-v", "3", "--period", "0"], "0 is not in 1..=100000"),
         (vec!["-c", "4", "-v", "3", "-m", "random", "--period", "3"], "natural or optimized"),
         (vec!["-c", "4", "-v", "13", "--period", "100000"], "clauses, more than"),
+        (vec!["-c", "4", "-v", "13", "--cards", "--period", "100000"], "100000 cards makes"),
         (vec!["-c", "4", "-v", "255", "--period", "3"], "at most 256 cards"),
         (vec!["-c", "1", "-v", "1", "--period", "2"], "has no loop"),
         (vec!["-c", "4", "-v", "3"], "--period <P>"),

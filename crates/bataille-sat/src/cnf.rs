@@ -109,6 +109,22 @@ impl Cnf {
         -self.and(&inputs.iter().map(|&l| -l).collect::<Vec<_>>())
     }
 
+    /// `count ≥ j` for j = 1..=max, over the inputs: a unary counter (each output equivalent
+    /// to its meaning, so it can be both required and forbidden).
+    pub fn at_least(&mut self, inputs: &[Lit], max: usize) -> Vec<Lit> {
+        // row[j] = "at least j + 1 of the inputs so far".
+        let mut row: Vec<Lit> = vec![FALSE; max];
+        for (i, &x) in inputs.iter().enumerate() {
+            let mut next = row.clone();
+            for j in 0..max.min(i + 1) {
+                let carry = if j == 0 { x } else { self.and(&[row[j - 1], x]) };
+                next[j] = self.or(&[row[j], carry]);
+            }
+            row = next;
+        }
+        row
+    }
+
     /// The number of variables.
     pub fn vars(&self) -> u32 {
         self.vars

@@ -48,6 +48,7 @@
 use bataille_engine::{Card, DeckSpec, Method, Position};
 
 use crate::cnf::{Cnf, FALSE, Lit, TRUE};
+use crate::stream::Stream;
 
 /// A card value or nothing, in the order encoding: `ge[v − 1]` is "value ≥ v".
 type Slot = Vec<Lit>;
@@ -59,11 +60,44 @@ pub struct Question {
     pub deck: DeckSpec,
     /// The stacking method of both players: natural or optimized.
     pub method: Method,
-    /// Tricks after which the position comes back.
+    /// When the position comes back: after `period` tricks, or after each player has turned
+    /// `period` cards.
+    pub counted: Counted,
+    /// Tricks (or cards each player turns, see `counted`) after which the position comes back.
     pub period: u32,
     /// Only positions that are deals (first hand of ⌊N/2⌋ cards; with symmetric stacking,
     /// also the mirror of a deal).
     pub deals: bool,
+}
+
+/// What a period counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Counted {
+    /// Tricks: the formula unrolls every trick ([`Encoding`]'s states).
+    #[default]
+    Tricks,
+    /// Cards each player turns in one turn of the loop, battles included: the stream formula
+    /// (`crate::stream`), which grows with the cards of one turn rather than with its states.
+    /// A loop of P tricks turns at least P cards per player.
+    Cards,
+}
+
+impl Counted {
+    /// The unit, as the outputs name it.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Counted::Tricks => "tricks",
+            Counted::Cards => "cards",
+        }
+    }
+
+    /// A loop's period in this unit.
+    pub fn of(self, found: &crate::Found) -> u64 {
+        match self {
+            Counted::Tricks => found.period_tricks,
+            Counted::Cards => found.period_cards,
+        }
+    }
 }
 
 /// Why a question cannot be encoded.
@@ -73,17 +107,17 @@ pub enum QuestionError {
     #[error("the solver encodes natural or optimized stacking, not {0}")]
     Method(&'static str),
     /// The period is 0.
-    #[error("the period must be at least 1 trick")]
+    #[error("the period must be at least 1")]
     ZeroPeriod,
     /// The deck has fewer than 2 cards.
     #[error("a deck of {0} card(s) has no loop: one hand is empty from the start")]
     TinyDeck(usize),
     /// The formula would be too large to build.
     #[error(
-        "C={c} V={v} with a period of {period} tricks makes about {clauses:.1e} clauses, more \
+        "C={c} V={v} with a period of {period} {unit} makes about {clauses:.1e} clauses, more \
          than the {limit:.0e} this command builds: choose a smaller period or deck"
     )]
-    TooLarge { c: usize, v: usize, period: u32, clauses: f64, limit: f64 },
+    TooLarge { c: usize, v: usize, period: u32, unit: &'static str, clauses: f64, limit: f64 },
 }
 
 /// The largest formula built, in clauses (about 4 GB of memory for the formula and the
@@ -108,6 +142,7 @@ impl Question {
                 c: self.deck.colours(),
                 v: self.deck.values(),
                 period: self.period,
+                unit: self.counted.unit(),
                 clauses,
                 limit: MAX_CLAUSES,
             });
@@ -123,6 +158,9 @@ impl Question {
 
     /// A rough count of the clauses, to refuse absurd sizes before building anything.
     pub fn estimated_clauses(&self) -> f64 {
+        if self.counted == Counted::Cards {
+            return crate::stream::estimated_clauses(self);
+        }
         let s = (self.deck.cards() - 1) as f64;
         let r = self.max_reveals() as f64;
         let v = self.deck.values() as f64;
@@ -140,15 +178,26 @@ impl Question {
 pub struct Encoding {
     /// The formula.
     pub cnf: Cnf,
-    /// State 0: the two hands' slots.
-    start: [Vec<Slot>; 2],
-    values: usize,
+    /// How to read state 0.
+    read: Read,
+}
+
+/// State 0 of the trick formula (the two hands' slots), or the stream formula.
+#[derive(Debug)]
+enum Read {
+    Tricks { start: [Vec<Slot>; 2], values: usize },
+    Cards(Stream),
 }
 
 impl Encoding {
     /// Encodes a question (checked first with [`Question::check`]).
     pub fn new(q: &Question) -> Result<Encoding, QuestionError> {
         q.check()?;
+        if q.counted == Counted::Cards {
+            let mut cnf = Cnf::new();
+            let stream = Stream::encode(q, &mut cnf);
+            return Ok(Encoding { cnf, read: Read::Cards(stream) });
+        }
         let mut e = Encoder::new(q);
         let states: Vec<[Vec<Slot>; 2]> = (0..q.period).map(|_| e.state()).collect();
         e.deck(&states[0]);
@@ -165,11 +214,16 @@ impl Encoding {
         if !q.deals {
             e.smallest_hand_first(&states);
         }
-        Ok(Encoding { cnf: e.cnf, start: states[0].clone(), values: e.values })
+        let read = Read::Tricks { start: states[0].clone(), values: e.values };
+        Ok(Encoding { cnf: e.cnf, read })
     }
 
     /// The position of state 0 in a model (`value(x)` is the value of variable x).
     pub fn position(&self, mut value: impl FnMut(Lit) -> bool) -> Position {
+        let start = match &self.read {
+            Read::Tricks { start, .. } => start,
+            Read::Cards(stream) => return stream.position(value),
+        };
         let mut hand = |slots: &[Slot]| -> Vec<Card> {
             slots
                 .iter()
@@ -178,19 +232,23 @@ impl Encoding {
                 .map(|v| Card::try_from(v).expect("values fit a card"))
                 .collect()
         };
-        Position::new(hand(&self.start[0]), hand(&self.start[1])).expect("two hands")
+        Position::new(hand(&start[0]), hand(&start[1])).expect("two hands")
     }
 
     /// The clause that forbids `position` as state 0.
     pub fn block(&self, position: &Position) -> Vec<Lit> {
+        let (start, values) = match &self.read {
+            Read::Tricks { start, values } => (start, *values),
+            Read::Cards(stream) => return stream.block(position),
+        };
         let mut clause = Vec::new();
-        for (slots, hand) in self.start.iter().zip([position.first(), position.second()]) {
+        for (slots, hand) in start.iter().zip([position.first(), position.second()]) {
             for (i, slot) in slots.iter().enumerate() {
                 match hand.get(i).map(|&c| usize::from(c)) {
                     // Differs: not ≥ v, or ≥ v + 1.
                     Some(v) => {
                         clause.push(-slot[v - 1]);
-                        if v < self.values {
+                        if v < values {
                             clause.push(slot[v]);
                         }
                     }
@@ -267,28 +325,12 @@ impl Encoder {
         }
     }
 
-    /// `count ≥ j` for j = 1..=max, over the inputs: a unary counter (each output equivalent
-    /// to its meaning, so it can be both required and forbidden).
-    fn at_least(&mut self, inputs: &[Lit], max: usize) -> Vec<Lit> {
-        // row[j] = "at least j + 1 of the inputs so far".
-        let mut row: Vec<Lit> = vec![FALSE; max];
-        for (i, &x) in inputs.iter().enumerate() {
-            let mut next = row.clone();
-            for j in 0..max.min(i + 1) {
-                let carry = if j == 0 { x } else { self.cnf.and(&[row[j - 1], x]) };
-                next[j] = self.cnf.or(&[row[j], carry]);
-            }
-            row = next;
-        }
-        row
-    }
-
     /// State 0 holds the deck: exactly C·(V − v + 1) slots ≥ v, for each v.
     fn deck(&mut self, state: &[Vec<Slot>; 2]) {
         for v in 0..self.values {
             let inputs: Vec<Lit> = state.iter().flatten().map(|s| s[v]).collect();
             let want = self.colours * (self.values - v);
-            let count = self.at_least(&inputs, want + 1);
+            let count = self.cnf.at_least(&inputs, want + 1);
             self.cnf.add(&[count[want - 1]]);
             self.cnf.add(&[-count[want]]);
         }
@@ -417,7 +459,7 @@ impl Encoder {
                         .flat_map(|k| [(k, 0), (k, 1)])
                         .map(|(k, h)| self.cnf.and(&[happens[k], at(h, k)[v]]))
                         .collect();
-                    counts.push(self.at_least(&inputs, 2 * r));
+                    counts.push(self.cnf.at_least(&inputs, 2 * r));
                 }
                 pile.extend((0..2 * r).map(|j| counts.iter().map(|c| c[j]).collect::<Slot>()));
             }

@@ -18,11 +18,12 @@ pub mod cnf;
 pub mod encode;
 pub mod lrat;
 pub mod solve;
+mod stream;
 
 pub use aligned::{
     AlignedEncoding, AlignedError, AlignedInstance, AlignedQuestion, aligned_stem, solve_aligned,
 };
-pub use encode::{Encoding, Question, QuestionError};
+pub use encode::{Counted, Encoding, Question, QuestionError};
 pub use solve::{
     Certificate, Found, Instance, Settings, SolveError, Solved, Verdict, solve, solver_version,
 };

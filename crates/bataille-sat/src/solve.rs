@@ -166,7 +166,10 @@ pub fn file_names(q: &Question) -> (String, String) {
 }
 
 fn stem(q: &Question) -> String {
-    format!("period-{}", q.period)
+    match q.counted {
+        crate::Counted::Tricks => format!("period-{}", q.period),
+        crate::Counted::Cards => format!("cards-{}", q.period),
+    }
 }
 
 /// When [`drive`] starts a new solver.
@@ -330,7 +333,7 @@ fn add_clauses<'a>(s: &mut CaDiCal, clauses: impl Iterator<Item = &'a [Lit]>) {
 pub fn solve(q: &Question, known: &[Found], settings: &Settings) -> Result<Instance, SolveError> {
     let mut enc = Encoding::new(q)?;
     let methods = Methods::both(q.method);
-    for f in known.iter().filter(|f| u64::from(q.period) % f.period_tricks == 0) {
+    for f in known.iter().filter(|f| u64::from(q.period) % q.counted.of(f) == 0) {
         for p in &f.positions {
             let clause = enc.block(p);
             enc.cnf.add(&clause);
@@ -346,7 +349,7 @@ pub fn solve(q: &Question, known: &[Found], settings: &Settings) -> Result<Insta
         for p in &f.positions {
             cnf.add(&enc.block(p));
         }
-        let exact = f.period_tricks == u64::from(q.period);
+        let exact = q.counted.of(&f) == u64::from(q.period);
         found.push(f);
         Ok(exact && !settings.all)
     })?;
@@ -359,8 +362,8 @@ fn replay(position: &Position, q: &Question, methods: Methods) -> Result<Found, 
         return Err(fail("hold the deck"));
     }
     let f = Found::of(position, methods).ok_or_else(|| fail("loop"))?;
-    if u64::from(q.period) % f.period_tricks != 0 || !f.positions.contains(position) {
-        return Err(fail(&format!("come back after {} tricks", q.period)));
+    if u64::from(q.period) % q.counted.of(&f) != 0 || !f.positions.contains(position) {
+        return Err(fail(&format!("come back after {} {}", q.period, q.counted.unit())));
     }
     Ok(f)
 }

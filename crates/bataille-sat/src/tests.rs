@@ -9,7 +9,7 @@ use bataille_search::Shard;
 
 use bataille_cycles::blocks::{self, BlocksSpec, BlocksState};
 
-use crate::{AlignedQuestion, Question, Settings, Verdict, solve, solve_aligned};
+use crate::{AlignedQuestion, Counted, Question, Settings, Verdict, solve, solve_aligned};
 
 /// Every model, no time limit, files in `dir` removed after checking.
 fn settings(dir: &std::path::Path) -> Settings {
@@ -26,10 +26,16 @@ fn settings(dir: &std::path::Path) -> Settings {
 type Loops = BTreeMap<u64, Vec<u64>>;
 
 /// The loops of every period up to `max`, as the solver finds them, every answer certified.
-fn solved(c: usize, v: usize, method: Method, max: u32) -> Loops {
+fn solved(c: usize, v: usize, method: Method, counted: Counted, max: u32) -> Loops {
+    solved_of(c, v, method, counted, false, max)
+}
+
+/// The same, with only loops through a deal when `deals`.
+fn solved_of(c: usize, v: usize, method: Method, counted: Counted, deals: bool, max: u32) -> Loops {
     let dir = std::env::temp_dir().join(format!(
-        "bataille-sat-{c}-{v}-{}-{}",
+        "bataille-sat-{c}-{v}-{}-{}-{deals}-{}",
         method.name(),
+        counted.unit(),
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
@@ -37,13 +43,14 @@ fn solved(c: usize, v: usize, method: Method, max: u32) -> Loops {
     let mut known = Vec::new();
     let mut out = Loops::new();
     for period in 1..=max {
-        let q = Question { deck: DeckSpec::new(c, v).unwrap(), method, period, deals: false };
+        let deck = DeckSpec::new(c, v).unwrap();
+        let q = Question { deck, method, counted, period, deals };
         let inst = solve(&q, &known, &settings).unwrap();
         assert_eq!(inst.verdict, Verdict::Complete, "{q:?}");
         assert!(inst.certificate.is_some());
         for f in inst.found {
-            assert_eq!(f.period_tricks, u64::from(period), "{q:?}: a blocked loop came back");
-            out.entry(f.period_tricks).or_default().push(f.id);
+            assert_eq!(counted.of(&f), u64::from(period), "{q:?}: a blocked loop came back");
+            out.entry(counted.of(&f)).or_default().push(f.id);
             known.push(f);
         }
     }
@@ -55,15 +62,22 @@ fn solved(c: usize, v: usize, method: Method, max: u32) -> Loops {
 }
 
 /// The census's loops of period up to `max`.
-fn census(c: usize, v: usize, method: Method, max: u32) -> Loops {
+fn census(c: usize, v: usize, method: Method, counted: Counted, max: u32) -> Loops {
     let spec = CensusSpec::new(DeckSpec::new(c, v).unwrap(), method).unwrap();
     let mut state = CensusState::new(spec, Shard::WHOLE);
     run_sequential(&mut state);
     let mut out = Loops::new();
-    for f in state.loops().into_iter().filter(|f| f.period_tricks <= u64::from(max)) {
+    for f in state.loops() {
         let r = play(&f.position(), Methods::both(method), &mut NoRandom, Limits::DETERMINISTIC);
         let Outcome::Cycle(cycle) = r.outcome else { panic!("census loop {f:?} does not loop") };
-        out.entry(f.period_tricks).or_default().push(cycle.id.0);
+        assert_eq!(cycle.period_tricks, f.period_tricks);
+        let period = match counted {
+            Counted::Tricks => cycle.period_tricks,
+            Counted::Cards => cycle.period_cards,
+        };
+        if period <= u64::from(max) {
+            out.entry(period).or_default().push(cycle.id.0);
+        }
     }
     for ids in out.values_mut() {
         ids.sort_unstable();
@@ -73,13 +87,19 @@ fn census(c: usize, v: usize, method: Method, max: u32) -> Loops {
 
 /// Compares; returns the number of loops.
 fn same_as_census(c: usize, v: usize, method: Method, max: u32) -> usize {
-    let got = solved(c, v, method, max);
-    let want = census(c, v, method, max);
+    same_as_census_in(c, v, method, Counted::Tricks, max)
+}
+
+/// Compares, the periods counted in `counted`; returns the number of loops.
+fn same_as_census_in(c: usize, v: usize, method: Method, counted: Counted, max: u32) -> usize {
+    let got = solved(c, v, method, counted, max);
+    let want = census(c, v, method, counted, max);
     assert_eq!(
         got,
         want,
-        "C={c} V={v} {}: the solver's loops (left), the census's (right)",
-        method.name()
+        "C={c} V={v} {} in {}: the solver's loops (left), the census's (right)",
+        method.name(),
+        counted.unit()
     );
     got.values().map(Vec::len).sum()
 }
@@ -98,6 +118,36 @@ fn small_decks_equal_the_census() {
     }
     // Not a comparison of empty sets: C=1 V=5 alone has two loops of period 6.
     assert!(loops >= 2, "{loops} loops");
+}
+
+/// The stream formula (periods counted in cards each player turns) against the census: every
+/// loop whose turn takes up to 10 cards per player on the small decks, certified absent
+/// elsewhere.
+#[test]
+fn small_decks_equal_the_census_in_cards() {
+    let mut loops = 0;
+    for v in 2..=8 {
+        loops += same_as_census_in(1, v, Method::Natural, Counted::Cards, 10);
+    }
+    for (c, v) in [(2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (4, 2), (4, 3)] {
+        loops += same_as_census_in(c, v, Method::Natural, Counted::Cards, 10);
+        loops += same_as_census_in(c, v, Method::Optimized, Counted::Cards, 10);
+    }
+    assert!(loops >= 2, "{loops} loops");
+}
+
+/// With one colour there is no battle, so a loop turns as many cards as it has tricks: both
+/// formulas answer the same questions, also when only deals are asked for.
+#[test]
+fn both_formulas_agree_on_loops_through_deals() {
+    let mut loops = 0;
+    for v in 2..=8 {
+        let tricks = solved_of(1, v, Method::Natural, Counted::Tricks, true, 8);
+        let cards = solved_of(1, v, Method::Natural, Counted::Cards, true, 8);
+        assert_eq!(tricks, cards, "C=1 V={v}: loops through a deal, tricks (left), cards (right)");
+        loops += cards.values().map(Vec::len).sum::<usize>();
+    }
+    assert!(loops >= 1, "{loops} loops");
 }
 
 /// The same to the periods of the known loops (minutes; run with BATAILLE_LONG_TESTS=1):
@@ -119,6 +169,26 @@ fn small_decks_equal_the_census_to_longer_periods() {
     // The known loops are among them.
     assert_eq!(same_as_census(4, 3, Method::Natural, 19), 1);
     assert_eq!(same_as_census(4, 4, Method::Natural, 24), 4);
+}
+
+/// The stream formula to the turns of the known loops (minutes in a release build; run with
+/// BATAILLE_LONG_TESTS=1): C=4 V=3 to 26 cards (its loop of 19 tricks turns 26), C=4 V=4 to
+/// 32 (its four loops of 24 tricks turn 32), and smaller decks further.
+#[test]
+fn small_decks_equal_the_census_in_cards_to_the_known_loops() {
+    if std::env::var_os("BATAILLE_LONG_TESTS").is_none() {
+        eprintln!("skipped: set BATAILLE_LONG_TESTS=1");
+        return;
+    }
+    for v in 2..=10 {
+        same_as_census_in(1, v, Method::Natural, Counted::Cards, 20);
+    }
+    for (c, v, max) in [(2, 5, 20), (2, 6, 16), (3, 4, 16), (4, 3, 26)] {
+        same_as_census_in(c, v, Method::Natural, Counted::Cards, max);
+        same_as_census_in(c, v, Method::Optimized, Counted::Cards, max);
+    }
+    assert_eq!(same_as_census_in(4, 3, Method::Natural, Counted::Cards, 26), 1);
+    assert_eq!(same_as_census_in(4, 4, Method::Natural, Counted::Cards, 32), 4);
 }
 
 /// The catalogue's rows (one per loop of tricks) of `cards` cards, by the solver, rounds 1 to

@@ -1,0 +1,383 @@
+//! The CNF of "a position of this deck that comes back to itself after each player has turned
+//! exactly K cards": the *stream* encoding, whose size grows with K (one turn of the loop),
+//! not with the states of every trick.
+//!
+//! # Streams instead of states
+//!
+//! Follow one player through a loop. Everything he ever holds is one stream of cards: his hand
+//! at the start, then each pile he wins, in order. His hand at any trick boundary is a window of
+//! that stream: from the next card he turns to the last card he received. If the position comes
+//! back after he has turned K cards, his stream repeats with period K: the card at stream index
+//! `j + K` has the value of the card at `j`. So the whole loop is written with 2K values, the
+//! cards `x[0..K)` and `y[0..K)` each player turns in one turn of the loop, and the first hand's
+//! length `a` (the second's is `N − a`):
+//! - the first hand is `x[j mod K]` for `j < a`, the second `y[j mod K]` for `j < N − a`; they
+//!   hold the deck (for each v, exactly C·(V − v + 1) of those cards are ≥ v);
+//! - reveal i compares `x[i]` and `y[i]`: a tie goes on to reveal i + 1, a difference ends the
+//!   trick (reveal K − 1 ends one: the position is at a trick boundary);
+//! - the winner of a trick that starts at reveal s puts its pile at his stream indices `G`,
+//!   `G + 1`, …, where `G` is his queue's end when the trick starts (`a` plus twice the
+//!   reveals of the tricks he won before s, for the first player). Natural stacking puts the
+//!   pair of reveal i at `G + 2·(e − i)` and `G + 2·(e − i) + 1` (e the trick's last reveal),
+//!   higher card first; for a tied pair the two cards are equal;
+//! - every reveal i of the trick must find a card: `i < G` for each player (a loop never ends);
+//! - each player receives exactly K cards in the turn (so K is even and each wins K/2 reveals).
+//!
+//! A model is exactly a position that comes back after K reveals by each player, at a trick
+//! boundary: the engine playing that position turns `x[0]`, `y[0]`, … and the received cards
+//! are those the model says, so it plays the model's reveals and ends the turn with the same
+//! two windows. A loop whose turn takes K₀ cards comes back after every multiple of K₀.
+//!
+//! Counts are one-hot over a window of values (`Window`), defined by equivalences so that every
+//! real play has exactly one model. The trick's shape is one-hot too: the distance of each reveal
+//! to the end of its trick, below R = the most reveals of a trick (a fact about every game, as in
+//! the trick encoding).
+//!
+//! # Symmetry
+//!
+//! Unless only deals are asked for, the first hand is the smallest hand of its loop at every
+//! trick boundary, both players counted, as in the census's canonical positions.
+//!
+//! # Optimized stacking
+//!
+//! The winner's pile is the trick's cards sorted from strongest to weakest: for each reveal e
+//! that ends a trick, pile slot j is `≥ v` when more than j of the trick's cards are `≥ v`
+//! (a unary count over the last R reveals that belong to the trick), and slot j goes to
+//! stream index `G + j` while j is below the trick's 2·(length).
+
+use bataille_engine::{Card, Method, Position};
+
+use crate::cnf::{Cnf, FALSE, Lit, TRUE};
+use crate::encode::Question;
+
+/// A card in the order encoding: `ge[v − 1]` is "value ≥ v" (`ge[0]` is true).
+type Slot = Vec<Lit>;
+
+/// A number in `lo..lo + lits.len()`, one literal per value (exactly one true).
+#[derive(Debug, Clone)]
+struct Window {
+    lo: usize,
+    lits: Vec<Lit>,
+}
+
+impl Window {
+    fn new(cnf: &mut Cnf, lo: usize, hi: usize) -> Window {
+        Window { lo, lits: (lo..=hi).map(|_| cnf.var()).collect() }
+    }
+
+    /// "The number is g" (false outside the window).
+    fn is(&self, g: usize) -> Lit {
+        g.checked_sub(self.lo).and_then(|i| self.lits.get(i)).copied().unwrap_or(FALSE)
+    }
+
+    fn values(&self) -> impl Iterator<Item = usize> + '_ {
+        self.lo..self.lo + self.lits.len()
+    }
+
+    fn hi(&self) -> usize {
+        self.lo + self.lits.len() - 1
+    }
+}
+
+/// The stream formula and how to read a position from its variables.
+#[derive(Debug)]
+pub(crate) struct Stream {
+    /// `a_ge[t]`: the first hand holds at least t cards (t = 0..=N).
+    a_ge: Vec<Lit>,
+    x: Vec<Slot>,
+    y: Vec<Slot>,
+    cards: usize,
+}
+
+/// A rough count of the clauses of the stream formula.
+pub(crate) fn estimated_clauses(q: &Question) -> f64 {
+    let n = q.deck.cards() as f64;
+    let k = f64::from(q.period);
+    let v = q.deck.values() as f64;
+    let r = q.max_reveals() as f64;
+    let width = n + k.min(2.0 * n);
+    let pile = match q.method {
+        Method::Optimized => 2.0 * r * (6.0 * v * 2.0 * r + width * 4.0 * v),
+        _ => width * (2.0 * r + 12.0 * v),
+    };
+    k * (width * 20.0 + pile) + 6.0 * v * (2.0 * n) * (v.max(4.0) * 4.0 + 2.0)
+}
+
+impl Stream {
+    /// Encodes `q` (a question counted in cards) into `cnf`.
+    pub(crate) fn encode(q: &Question, cnf: &mut Cnf) -> Stream {
+        let k = q.period as usize;
+        let n = q.deck.cards();
+        let (colours, values) = (q.deck.colours(), q.deck.values());
+        let r = q.max_reveals();
+        let slot = |cnf: &mut Cnf| -> Slot {
+            let mut s = vec![TRUE];
+            s.extend((1..values).map(|_| cnf.var()));
+            for v in 2..values {
+                cnf.add(&[-s[v], s[v - 1]]);
+            }
+            s
+        };
+        let x: Vec<Slot> = (0..k).map(|_| slot(cnf)).collect();
+        let y: Vec<Slot> = (0..k).map(|_| slot(cnf)).collect();
+        // a ≥ t, t = 0..=N: 1 ≤ a ≤ N − 1.
+        let mut a_ge = vec![TRUE, TRUE];
+        a_ge.extend((2..n).map(|_| cnf.var()));
+        a_ge.push(FALSE);
+        for t in 2..n {
+            cnf.add(&[-a_ge[t], a_ge[t - 1]]);
+        }
+        let s = Stream { a_ge, x, y, cards: n };
+
+        // The hands hold the deck.
+        for v in 1..values {
+            let mut inputs = Vec::with_capacity(2 * n);
+            for j in 0..n - 1 {
+                inputs.push(cnf.and(&[s.a_ge[j + 1], s.x[j % k][v]]));
+                // The second hand holds N − a ≥ j + 1 cards: a ≤ N − 1 − j.
+                inputs.push(cnf.and(&[-s.a_ge[n - j], s.y[j % k][v]]));
+            }
+            let want = colours * (values - v);
+            let count = cnf.at_least(&inputs, want + 1);
+            cnf.add(&[count[want - 1]]);
+            cnf.add(&[-count[want]]);
+        }
+        if k % 2 == 1 {
+            // Each player receives an even number of cards per trick won, and must receive K.
+            cnf.add(&[]);
+            return s;
+        }
+
+        // Each reveal: the first player higher, lower, or a tie (not at the last reveal).
+        let mut higher = Vec::with_capacity(k);
+        let mut tie = Vec::with_capacity(k);
+        for i in 0..k {
+            let (a, b) = (&s.x[i], &s.y[i]);
+            let gt: Vec<Lit> = (1..values).map(|v| cnf.and(&[a[v], -b[v]])).collect();
+            let lt: Vec<Lit> = (1..values).map(|v| cnf.and(&[b[v], -a[v]])).collect();
+            let (gt, lt) = (cnf.or(&gt), cnf.or(&lt));
+            higher.push(gt);
+            if i + 1 == k {
+                // The turn ends at a trick boundary: the last reveal is not a tie.
+                cnf.add(&[gt, lt]);
+                tie.push(FALSE);
+            } else {
+                tie.push(cnf.and(&[-gt, -lt]));
+            }
+        }
+        // first_wins[i]: the first player wins the trick of reveal i.
+        let mut first_wins = vec![FALSE; k];
+        for i in (0..k).rev() {
+            let later = if i + 1 < k { cnf.and(&[tie[i], first_wins[i + 1]]) } else { FALSE };
+            first_wins[i] = cnf.or(&[higher[i], later]);
+        }
+        // dist[i]: reveals after i in its trick, below R.
+        let mut dist: Vec<Window> = vec![Window { lo: 0, lits: Vec::new() }; k];
+        for i in (0..k).rev() {
+            let w = Window::new(cnf, 0, r - 1);
+            // dist = 0 ⇔ not a tie; dist = d + 1 ⇔ a tie and the next reveal's dist is d.
+            cnf.add(&[-w.is(0), -tie[i]]);
+            cnf.add(&[w.is(0), tie[i]]);
+            for d in 1..r {
+                let next = if i + 1 < k { dist[i + 1].is(d - 1) } else { FALSE };
+                cnf.implies(&[w.is(d)], &[tie[i], next]);
+                cnf.add(&[-tie[i], -next, w.is(d)]);
+            }
+            if i + 1 < k {
+                // A trick of more than R reveals does not happen.
+                cnf.add(&[-tie[i], -dist[i + 1].is(r - 1)]);
+            }
+            dist[i] = w;
+        }
+        let start: Vec<Lit> = (0..k).map(|i| if i == 0 { TRUE } else { -tie[i - 1] }).collect();
+
+        // Each player's queue end and trick-start queue end.
+        let a_is: Vec<Lit> = (0..=n).map(|t| s.is_a(cnf, t)).collect();
+        let mut starts = [Vec::new(), Vec::new()];
+        for (h, wins) in [(0, 1i32), (1, -1)] {
+            let won = |i: usize| if wins > 0 { first_wins[i] } else { -first_wins[i] };
+            // The queue end before reveal i: a (or N − a) plus 2 per reveal won before.
+            let mut g = Window::new(cnf, 1, n - 1);
+            for t in g.values() {
+                let a = if h == 0 { t } else { n - t };
+                cnf.add(&[-g.is(t), a_is[a]]);
+                cnf.add(&[g.is(t), -a_is[a]]);
+            }
+            let mut at_start = Vec::with_capacity(k);
+            let mut f_prev: Option<Window> = None;
+            for i in 0..k {
+                // F: the queue end when reveal i's trick started; every reveal needs F > i.
+                let f = Window::new(cnf, g.lo, g.hi());
+                for t in f.values() {
+                    let from_prev = f_prev.as_ref().map_or(FALSE, |p| p.is(t));
+                    let here = cnf.and(&[start[i], g.is(t)]);
+                    let kept = cnf.and(&[-start[i], from_prev]);
+                    cnf.add(&[-here, f.is(t)]);
+                    cnf.add(&[-kept, f.is(t)]);
+                    cnf.add(&[-f.is(t), here, kept]);
+                    if t <= i {
+                        cnf.add(&[-f.is(t)]);
+                    }
+                }
+                at_start.push(f.clone());
+                // The next queue end.
+                let next = Window::new(cnf, g.lo, (g.hi() + 2).min(n - 1 + k));
+                for t in next.values() {
+                    let stay = g.is(t);
+                    let grow = if t >= 2 { g.is(t - 2) } else { FALSE };
+                    cnf.add(&[-stay, won(i), next.is(t)]);
+                    cnf.add(&[-grow, -won(i), next.is(t)]);
+                    cnf.add(&[-next.is(t), stay, grow]);
+                    cnf.add(&[-next.is(t), -won(i), grow]);
+                    cnf.add(&[-next.is(t), won(i), stay]);
+                }
+                for t in g.values().filter(|&t| t + 2 > next.hi()) {
+                    cnf.add(&[-g.is(t), -won(i)]);
+                }
+                g = next;
+                f_prev = Some(f);
+            }
+            // After the turn, the queue end is K further: each player received K cards.
+            for t in g.values() {
+                let back = t.checked_sub(k).map_or(FALSE, |a| {
+                    if h == 0 { a_is[a] } else { n.checked_sub(a).map_or(FALSE, |b| a_is[b]) }
+                });
+                cnf.add(&[-g.is(t), back]);
+            }
+            starts[h] = at_start;
+        }
+
+        // The piles.
+        let streams = [&s.x, &s.y];
+        match q.method {
+            Method::Optimized => {
+                for e in 0..k {
+                    // The trick ending at e: reveals e − m + 1 ..= e with ties before e.
+                    let mut within = vec![TRUE];
+                    for m in 1..r.min(e + 1) {
+                        within.push(cnf.and(&[within[m - 1], tie[e - m]]));
+                    }
+                    let mut counts = Vec::with_capacity(values);
+                    for v in 1..values {
+                        let inputs: Vec<Lit> = (0..within.len())
+                            .flat_map(|m| [(m, 0), (m, 1)])
+                            .map(|(m, h)| cnf.and(&[within[m], streams[h][e - m][v]]))
+                            .collect();
+                        counts.push(cnf.at_least(&inputs, 2 * within.len()));
+                    }
+                    // Under "e ends the trick", within[m] is "the trick has more than m
+                    // reveals", so pile slot j exists when within[j / 2].
+                    for (h, wins) in [(0, first_wins[e]), (1, -first_wins[e])] {
+                        let stream = streams[h];
+                        for f in starts[h][e].values() {
+                            let when = cnf.and(&[-tie[e], wins, starts[h][e].is(f)]);
+                            for j in 0..2 * within.len() {
+                                let exists = within[j / 2];
+                                let target = &stream[(f + j) % k];
+                                for v in 1..values {
+                                    let c = counts[v - 1][j];
+                                    cnf.add(&[-when, -exists, -target[v], c]);
+                                    cnf.add(&[-when, -exists, target[v], -c]);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {
+                for i in 0..k {
+                    let (a, b) = (&s.x[i], &s.y[i]);
+                    for (h, wins) in [(0, first_wins[i]), (1, -first_wins[i])] {
+                        let stream = streams[h];
+                        let f = &starts[h][i];
+                        // The pair goes to f + 2·dist: (higher, lower).
+                        let at = Window::new(cnf, f.lo, f.hi() + 2 * (r - 1));
+                        for t in f.values() {
+                            for d in 0..r {
+                                cnf.add(&[-wins, -f.is(t), -dist[i].is(d), at.is(t + 2 * d)]);
+                            }
+                        }
+                        for p in at.values() {
+                            let (hi, lo) = (&stream[p % k], &stream[(p + 1) % k]);
+                            let when = at.is(p);
+                            for v in 1..values {
+                                cnf.add(&[-when, -hi[v], a[v], b[v]]);
+                                cnf.add(&[-when, -a[v], hi[v]]);
+                                cnf.add(&[-when, -b[v], hi[v]]);
+                                cnf.add(&[-when, -lo[v], a[v]]);
+                                cnf.add(&[-when, -lo[v], b[v]]);
+                                cnf.add(&[-when, -a[v], -b[v], lo[v]]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        if q.deals {
+            let mut lengths = vec![a_is[n / 2]];
+            if q.method.is_symmetric() && n % 2 == 1 {
+                lengths.push(a_is[n - n / 2]);
+            }
+            cnf.add(&lengths);
+        } else {
+            // The first hand is the smallest of its loop: a ≤ N − a, and at every later trick
+            // start neither hand (queue end − reveals made) is shorter than a.
+            cnf.add(&[-s.a_ge[n / 2 + 1]]);
+            cnf.add(&[first_wins[0]]);
+            for h in 0..2 {
+                for i in 1..k {
+                    for t in starts[h][i].values() {
+                        // Hand length t − i; a ≤ t − i, i.e. not a ≥ t − i + 1.
+                        let shorter = match (t + 1).checked_sub(i) {
+                            Some(l) if l <= n => s.a_ge[l],
+                            Some(_) => FALSE,
+                            None => TRUE,
+                        };
+                        cnf.add(&[-start[i], -starts[h][i].is(t), -shorter]);
+                    }
+                }
+            }
+        }
+        s
+    }
+
+    /// "a = t" as a literal.
+    fn is_a(&self, cnf: &mut Cnf, t: usize) -> Lit {
+        if t == 0 || t >= self.cards {
+            return FALSE;
+        }
+        cnf.and(&[self.a_ge[t], -self.a_ge[t + 1]])
+    }
+
+    /// The position of a model.
+    pub(crate) fn position(&self, mut value: impl FnMut(Lit) -> bool) -> Position {
+        let mut truth = |l: Lit| if l > 0 { value(l) } else { !value(-l) };
+        let a = (1..self.cards).take_while(|&t| truth(self.a_ge[t])).count();
+        let k = self.x.len();
+        let mut card = |s: &Slot| -> Card {
+            let v = s.iter().take_while(|&&l| truth(l)).count();
+            Card::try_from(v).expect("values fit a card")
+        };
+        let first: Vec<Card> = (0..a).map(|j| card(&self.x[j % k])).collect();
+        let second: Vec<Card> = (0..self.cards - a).map(|j| card(&self.y[j % k])).collect();
+        Position::new(first, second).expect("two hands")
+    }
+
+    /// The clause that forbids `position` (one that comes back after K cards): its first
+    /// hand's length and the cards of both hands within the first K of each stream.
+    pub(crate) fn block(&self, position: &Position) -> Vec<Lit> {
+        let a = position.first().len();
+        let mut clause = vec![-self.a_ge[a], self.a_ge[a + 1]];
+        for (slots, hand) in [(&self.x, position.first()), (&self.y, position.second())] {
+            for (slot, &c) in slots.iter().zip(hand) {
+                let v = usize::from(c);
+                clause.push(-slot[v - 1]);
+                if v < slot.len() {
+                    clause.push(slot[v]);
+                }
+            }
+        }
+        clause
+    }
+}
