@@ -4,6 +4,9 @@
 # script picks up where a stopped run left (the periods decided are kept, an undecided one
 # is tried again).
 #
+# Questions named *-cards count periods in cards each player turns per turn of the loop
+# (`cycles solve --cards`), the others in tricks.
+#
 # Usage: scripts/sat-solves.sh [NAME...]     run (or continue) the named questions (default all)
 #        scripts/sat-solves.sh table          the table of every question's periods
 #        scripts/sat-solves.sh aligned-table  the table of the aligned questions
@@ -18,6 +21,16 @@ BASE=results/sat
 QUESTIONS=(
     "c4v3-natural:cycles solve -c 4 -v 3 -m natural --max-period 19 --all"
     "c4v3-optimized:cycles solve -c 4 -v 3 -m optimized --max-period 19 --all"
+    "c4v3-natural-cards:cycles solve -c 4 -v 3 -m natural --cards --max-period 26 --all"
+    "c4v3-optimized-cards:cycles solve -c 4 -v 3 -m optimized --cards --max-period 26 --all"
+    "c4v4-natural-cards:cycles solve -c 4 -v 4 -m natural --cards --max-period 32 --all --time-limit 3600"
+    "c4v13-natural-cards:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all"
+    "c4v5-optimized-cards:cycles solve -c 4 -v 5 -m optimized --cards --max-period 36 --all"
+    "c4v5-natural-cards:cycles solve -c 4 -v 5 -m natural --cards --max-period 60 --all"
+    "c4v13-optimized-cards:cycles solve -c 4 -v 13 -m optimized --cards --max-period 60 --all"
+    "c2v7-natural-cards:cycles solve -c 2 -v 7 -m natural --cards --max-period 120 --all"
+    "c4v6-natural-cards:cycles solve -c 4 -v 6 -m natural --cards --max-period 48 --all"
+    "c4v7-natural-cards:cycles solve -c 4 -v 7 -m natural --cards --max-period 56 --all"
     "aligned-2:aligned solve --cards 2 --max-rounds 8"
     "aligned-6:aligned solve --cards 6 --max-rounds 8"
     "aligned-8:aligned solve --cards 8 --max-rounds 8"
@@ -39,7 +52,7 @@ QUESTIONS=(
 )
 
 table() {
-    echo "| question | periods certified complete | loops found (period) | undecided at | CNF clauses (last period) | solver s (last) | proof MB (last) |"
+    echo "| question | periods certified complete (tricks, or cards per player for *-cards) | loops found (period) | undecided at | CNF clauses (last period) | solver s (last) | proof MB (last) |"
     echo "| --- | --- | --- | --- | ---: | ---: | ---: |"
     for q in "${QUESTIONS[@]}"; do
         local name=${q%%:*} dir=$BASE/${q%%:*}
