@@ -8,7 +8,9 @@
 # (`cycles solve --cards`), the others in tricks.
 #
 # Usage: scripts/sat-solves.sh [NAME...]     run (or continue) the named questions (default all)
-#        scripts/sat-solves.sh table          the table of every question's periods
+#        scripts/sat-solves.sh table          the table of every question's periods (the "last"
+#                                             columns: the last period refuted by a real proof,
+#                                             not an odd count of cards refuted in one step)
 #        scripts/sat-solves.sh aligned-table  the table of the aligned questions
 # Environment: BIN (default target/release/bataille), LIMIT (seconds per period, default 600,
 #   unless the question sets its own).
@@ -43,6 +45,7 @@ QUESTIONS=(
     "aligned-c4v7:aligned solve --cards 28 --colours 4 --max-rounds 4"
     "aligned-28:aligned solve --cards 28 --max-rounds 4"
     "aligned-24-prime:aligned solve --cards 24 --max-rounds 4 --prime"
+    "aligned-28-r4:aligned solve --cards 28 --rounds 4"
     "c4v4-natural:cycles solve -c 4 -v 4 -m natural --max-period 24 --all"
     "c4v5-natural:cycles solve -c 4 -v 5 -m natural --max-period 40 --all"
     "c4v5-optimized:cycles solve -c 4 -v 5 -m optimized --max-period 28 --all"
@@ -52,14 +55,14 @@ QUESTIONS=(
 )
 
 table() {
-    echo "| question | periods certified complete (tricks, or cards per player for *-cards) | loops found (period) | undecided at | CNF clauses (last period) | solver s (last) | proof MB (last) |"
+    echo "| question | periods certified complete (tricks, or cards per player for *-cards) | loops found (period in tricks) | undecided at | CNF clauses (last period) | solver s (last) | proof MB (last) |"
     echo "| --- | --- | --- | --- | ---: | ---: | ---: |"
     for q in "${QUESTIONS[@]}"; do
         local name=${q%%:*} dir=$BASE/${q%%:*}
         [[ $name == aligned-* || ! -f $dir/instances.csv ]] && continue
         awk -F, -v name="$name" -v cycles="$dir/cycles.csv" '
             BEGIN { while ((getline line < cycles) > 0) if (n++) { split(line, f, ","); loops = loops (loops ? ", " : "") f[1] " (" f[2] ")" } }
-            NR > 1 { if ($3 == "complete" && $1 == last + 1) { last = $1; cl = $6; s = $8; mb = $10 / 1e6 } else if ($3 == "undecided") und = $1 " (" $8 " s)" }
+            NR > 1 { if ($3 == "complete" && $1 == last + 1) { last = $1; if ($10 > 1000) { cl = $6; s = $8; mb = $10 / 1e6 } } else if ($3 == "undecided") und = $1 " (" $8 " s)" }
             END { printf "| %s | 1 to %d | %s | %s | %d | %.1f | %.1f |\n", name, last, loops ? loops : "none", und ? und : "-", cl, s, mb }
         ' "$dir/instances.csv"
     done
