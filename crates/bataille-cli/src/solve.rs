@@ -4,7 +4,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use bataille_engine::{DeckSpec, Method, Methods, Position};
@@ -76,10 +78,40 @@ pub(crate) struct RunArgs {
     pub replace: bool,
 }
 
+/// After each solver call: a line on standard error once 30 s have passed since the last one
+/// (an enumeration may make thousands of calls in an hour, each model found and blocked).
+fn solver_progress(calls: u32, seconds: f64) {
+    static START: OnceLock<Instant> = OnceLock::new();
+    static LAST: AtomicU64 = AtomicU64::new(0);
+    let now = START.get_or_init(Instant::now).elapsed().as_secs();
+    let last = LAST.load(Ordering::Relaxed);
+    if now >= last + 30
+        && LAST.compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed).is_ok()
+    {
+        eprintln!("solver:    {calls} calls in this period so far, {seconds:.0} s in the solver");
+    }
+}
+
 const INSTANCES_HEADER: &str = "deals,verdict,loops_found,vars,clauses,solver_calls,\
 solve_s,check_s,proof_bytes,proof_sha256,proof_steps,cnf_sha256,solver";
 
 impl RunArgs {
+    /// The solver's settings: proofs in --out/proofs (created here), Ctrl-C stops the solver,
+    /// a progress line on standard error at most every 30 s.
+    pub(crate) fn settings(&self, all: bool) -> Result<Settings> {
+        let proofs = self.out.join("proofs");
+        std::fs::create_dir_all(&proofs)
+            .with_context(|| format!("cannot create {}", proofs.display()))?;
+        Ok(Settings {
+            all,
+            time_limit: self.time_limit,
+            stop: on_interrupt("bataille: stopping the solver (Ctrl-C again to quit at once)"),
+            work_dir: proofs,
+            keep: self.keep,
+            progress: Some(solver_progress),
+        })
+    }
+
     /// metadata.csv of a solver run: the question (`header` is `question,TEXT`), the command,
     /// the version, the solver and checker, the time limit.
     pub(crate) fn metadata(&self, files: &mut OutputFiles, header: &str) {
@@ -121,17 +153,8 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             .is_some_and(|t| t.contains(&header))
     };
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
-    let proofs = args.run.out.join("proofs");
-    std::fs::create_dir_all(&proofs)
-        .with_context(|| format!("cannot create {}", proofs.display()))?;
-    let stop = on_interrupt("bataille: stopping the solver (Ctrl-C again to quit at once)");
-    let settings = Settings {
-        all: args.all,
-        time_limit: args.run.time_limit,
-        stop,
-        work_dir: proofs.clone(),
-        keep: args.run.keep,
-    };
+    let settings = args.run.settings(args.all)?;
+    let (proofs, stop) = (settings.work_dir.clone(), settings.stop);
     let methods = Methods::both(args.method);
 
     // Resume: the periods decided before, and their loops.

@@ -141,6 +141,9 @@ pub struct Settings {
     pub work_dir: PathBuf,
     /// Keep the CNF and proof files after checking (otherwise only their hashes and sizes).
     pub keep: bool,
+    /// Told after each solver call: the calls so far and their seconds in the solver (a long
+    /// enumeration makes thousands of calls).
+    pub progress: Option<fn(u32, f64)>,
 }
 
 /// The solver's name and version.
@@ -230,6 +233,9 @@ pub(crate) fn drive(
         let status = s.solve();
         solve_seconds += t.elapsed().as_secs_f64();
         calls += 1;
+        if let Some(progress) = settings.progress {
+            progress(calls, solve_seconds);
+        }
         status
     };
     let verdict = match fresh {

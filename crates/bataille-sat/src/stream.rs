@@ -105,6 +105,7 @@ pub(crate) fn estimated_clauses(q: &Question) -> f64 {
 
 impl Stream {
     /// Encodes `q` (a question counted in cards) into `cnf`.
+    #[allow(clippy::needless_range_loop)] // reveal i, value v, player h: the formula's indices
     pub(crate) fn encode(q: &Question, cnf: &mut Cnf) -> Stream {
         let k = q.period as usize;
         let n = q.deck.cards();

@@ -19,6 +19,7 @@ fn settings(dir: &std::path::Path) -> Settings {
         stop: Box::leak(Box::new(AtomicBool::new(false))),
         work_dir: dir.to_path_buf(),
         keep: false,
+        progress: None,
     }
 }
 

@@ -8,12 +8,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use bataille_cycles::blocks::{self, BlockCycle, CATALOGUE_HEADER};
 use bataille_engine::Position;
-use bataille_sat::{
-    AlignedInstance, AlignedQuestion, Settings, Verdict, solve_aligned, solver_version,
-};
+use bataille_sat::{AlignedInstance, AlignedQuestion, Verdict, solve_aligned, solver_version};
 use clap::Args;
 
-use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
+use crate::output::stop::EXIT_INTERRUPTED;
 use crate::output::{MAX_STATE_BYTES, OutputFiles, prepare_outputs, read_bounded};
 use crate::solve::{RunArgs, certificate_columns, verdict_name};
 
@@ -85,17 +83,8 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             .is_some_and(|t| t.contains(&header))
     };
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
-    let proofs = args.run.out.join("proofs");
-    std::fs::create_dir_all(&proofs)
-        .with_context(|| format!("cannot create {}", proofs.display()))?;
-    let stop = on_interrupt("bataille: stopping the solver (Ctrl-C again to quit at once)");
-    let settings = Settings {
-        all: true,
-        time_limit: args.run.time_limit,
-        stop,
-        work_dir: proofs.clone(),
-        keep: args.run.keep,
-    };
+    let settings = args.run.settings(true)?;
+    let (proofs, stop) = (settings.work_dir.clone(), settings.stop);
     let (mut rows, mut found) = if args.run.resume {
         read_previous(&args.run.out, args.prime)?
     } else {
