@@ -95,7 +95,8 @@ pub(crate) fn estimated_clauses(q: &Question) -> f64 {
     let k = f64::from(q.period);
     let v = q.deck.values() as f64;
     let r = q.max_reveals() as f64;
-    let width = n + k.min(2.0 * n);
+    // The queue ends' windows: up to N + K values at each reveal.
+    let width = n + k;
     let pile = match q.method {
         Method::Optimized => 2.0 * r * (6.0 * v * 2.0 * r + width * 4.0 * v),
         _ => width * (2.0 * r + 12.0 * v),
