@@ -41,6 +41,7 @@ QUESTIONS=(
     "aligned-16-prime:aligned solve --cards 16 --max-rounds 8 --prime --time-limit 3600"
     "aligned-c4v4:aligned solve --cards 16 --colours 4 --max-rounds 8"
     "aligned-c4v6:aligned solve --cards 24 --colours 4 --max-rounds 3"
+    "aligned-c4v6-r4:aligned solve --cards 24 --colours 4 --rounds 4"
     "aligned-c4v6-prime:aligned solve --cards 24 --colours 4 --max-rounds 4 --prime"
     "aligned-c4v7:aligned solve --cards 28 --colours 4 --max-rounds 4"
     "aligned-28:aligned solve --cards 28 --max-rounds 4 --time-limit 3600"
