@@ -76,7 +76,7 @@ aligned_table() {
         local name=${q%%:*} dir=$BASE/${q%%:*}
         [[ $name == aligned-* && -f $dir/instances.csv ]] || continue
         awk -F, -v name="$name" '
-            NR > 1 { s += $8; if ($2 == "complete" && $1 == last + 1) { last = $1; c += $3; l += $4; cl = $6; mb = $10 / 1e6 } else if ($2 == "undecided") und = $1 " (" $8 " s)" }
+            NR > 1 { s += $8; if ($2 == "complete" && $1 == last + 1) { last = $1; c += $3; l += $4; cl = $6; mb = $10 / 1e6 } else if ($2 == "undecided") und = $1 " (" $8 " s" ($4 > 0 ? ", " $4 " loops found so far" : "") ")" }
             END { printf "| %s | %s | %d | %d | %s | %d | %.1f | %.1f |\n", name, last ? "1 to " last : "none", c, l, und ? und : "-", cl, s, mb }
         ' "$dir/instances.csv"
     done
