@@ -30,8 +30,8 @@ pub(crate) struct SolveArgs {
     /// Stacking method of both players: natural or optimized.
     #[arg(long, short, default_value = "natural")]
     method: Method,
-    /// Positions that come back after exactly P tricks (loops of period P, and of its
-    /// divisors, which are listed with their own period).
+    /// Positions that come back after exactly P tricks, or with --cards after each player has
+    /// turned P cards (loops of period P, and of its divisors, listed with their own period).
     #[arg(long, value_name = "P", required_unless_present = "max_period", conflicts_with = "max_period",
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     period: Option<u32>,
