@@ -30,6 +30,7 @@ QUESTIONS=(
     "c4v5-optimized-cards:cycles solve -c 4 -v 5 -m optimized --cards --max-period 36 --all"
     "c4v5-natural-cards:cycles solve -c 4 -v 5 -m natural --cards --max-period 60 --all"
     "c4v13-optimized-cards:cycles solve -c 4 -v 13 -m optimized --cards --max-period 60 --all"
+    "c2v7-natural-cards-48:cycles solve -c 2 -v 7 -m natural --cards --period 48 --time-limit 1500"
     "c2v7-natural-cards:cycles solve -c 2 -v 7 -m natural --cards --max-period 120 --all"
     "c4v6-natural-cards:cycles solve -c 4 -v 6 -m natural --cards --max-period 48 --all"
     "c4v7-natural-cards:cycles solve -c 4 -v 7 -m natural --cards --max-period 56 --all"
