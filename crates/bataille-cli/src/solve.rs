@@ -78,8 +78,8 @@ pub(crate) struct RunArgs {
     pub replace: bool,
 }
 
-/// After each solver call: a line on standard error once 30 s have passed since the last one
-/// (an enumeration may make thousands of calls in an hour, each model found and blocked).
+/// While the solver searches: a line on standard error once 30 s have passed since the last one
+/// (a period may take an hour, and an enumeration thousands of calls, one per model blocked).
 fn solver_progress(calls: u32, seconds: f64) {
     static START: OnceLock<Instant> = OnceLock::new();
     static LAST: AtomicU64 = AtomicU64::new(0);
@@ -88,7 +88,10 @@ fn solver_progress(calls: u32, seconds: f64) {
     if now >= last + 30
         && LAST.compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed).is_ok()
     {
-        eprintln!("solver:    {calls} calls in this period so far, {seconds:.0} s in the solver");
+        let s = if calls == 1 { "" } else { "s" };
+        eprintln!(
+            "solver:    {calls} call{s} in this period so far, {seconds:.0} s since it started"
+        );
     }
 }
 

@@ -2,9 +2,11 @@
 //! found blocked, until the formula is unsatisfiable (and the proof checked), or the time
 //! is up.
 
+use std::cell::Cell;
 use std::fs::{self, File};
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -141,8 +143,9 @@ pub struct Settings {
     pub work_dir: PathBuf,
     /// Keep the CNF and proof files after checking (otherwise only their hashes and sizes).
     pub keep: bool,
-    /// Told after each solver call: the calls so far and their seconds in the solver (a long
-    /// enumeration makes thousands of calls).
+    /// Told while the solver searches (whenever CaDiCaL checks whether to stop, many times a
+    /// second): the solver calls of the period so far, the running one included, and the
+    /// seconds since the period started. It should return at once.
     pub progress: Option<fn(u32, f64)>,
 }
 
@@ -151,13 +154,22 @@ pub fn solver_version() -> String {
     CaDiCal::signature()
 }
 
+/// Polled by CaDiCaL while it searches: stops it at the deadline or on request, and tells the
+/// progress function how the period goes.
 struct Clock {
     stop: &'static AtomicBool,
     deadline: Option<Instant>,
+    progress: Option<fn(u32, f64)>,
+    /// Solver calls of the period so far, the running one included.
+    calls: Rc<Cell<u32>>,
+    started: Instant,
 }
 
 impl Terminator for Clock {
     fn terminated(&mut self) -> bool {
+        if let Some(progress) = self.progress {
+            progress(self.calls.get(), self.started.elapsed().as_secs_f64());
+        }
         self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
@@ -209,7 +221,16 @@ pub(crate) fn drive(
     fresh: Fresh,
     mut on_model: impl FnMut(&mut dyn FnMut(Lit) -> bool, &mut Cnf) -> Result<bool, SolveError>,
 ) -> Result<Run, SolveError> {
-    let deadline = settings.time_limit.map(|t| Instant::now() + t);
+    let started = Instant::now();
+    let deadline = settings.time_limit.map(|t| started + t);
+    let seen = Rc::new(Cell::new(0));
+    let clock = || Clock {
+        stop: settings.stop,
+        deadline,
+        progress: settings.progress,
+        calls: Rc::clone(&seen),
+        started,
+    };
     let cnf_path = settings.work_dir.join(format!("{stem}.cnf"));
     let proof_path = settings.work_dir.join(format!("{stem}.lrat"));
     let traced = |cnf: &Cnf| -> Result<CaDiCal, SolveError> {
@@ -223,19 +244,17 @@ pub(crate) fn drive(
             return Err(SolveError::Solver(format!("the proof file {}", proof_path.display())));
         }
         add_clauses(&mut s, cnf.clauses());
-        s.connect_terminator(Clock { stop: settings.stop, deadline });
+        s.connect_terminator(clock());
         Ok(s)
     };
     let mut calls = 0;
     let mut solve_seconds = 0.0;
     let mut timed = |s: &mut CaDiCal| {
+        seen.set(calls + 1);
         let t = Instant::now();
         let status = s.solve();
         solve_seconds += t.elapsed().as_secs_f64();
         calls += 1;
-        if let Some(progress) = settings.progress {
-            progress(calls, solve_seconds);
-        }
         status
     };
     let verdict = match fresh {
@@ -273,7 +292,7 @@ pub(crate) fn drive(
             }
             drop(s);
             let mut s = CaDiCal::new();
-            s.connect_terminator(Clock { stop: settings.stop, deadline });
+            s.connect_terminator(clock());
             let mut given = 0;
             let verdict = loop {
                 add_clauses(&mut s, cnf.clauses_from(given));
