@@ -54,6 +54,13 @@ pub(crate) struct SolveArgs {
     run: RunArgs,
 }
 
+impl SolveArgs {
+    /// What the periods count.
+    fn counted(&self) -> Counted {
+        if self.cards { Counted::Cards } else { Counted::Tricks }
+    }
+}
+
 /// The flags every solver command shares: time, proofs, output directory.
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
@@ -99,6 +106,24 @@ const INSTANCES_HEADER: &str = "deals,verdict,loops_found,vars,clauses,solver_ca
 solve_s,check_s,proof_bytes,proof_sha256,proof_steps,cnf_sha256,solver";
 
 impl RunArgs {
+    /// After the last period: the proofs directory named (with --keep) or removed (empty).
+    pub(crate) fn put_away_proofs(&self, settings: &Settings) {
+        if self.keep {
+            println!("proofs:    {}", settings.work_dir.display());
+        } else {
+            let _ = std::fs::remove_dir(&settings.work_dir);
+        }
+    }
+
+    /// The exit code: interrupted if Ctrl-C stopped the solver.
+    pub(crate) fn exit_code(settings: &Settings) -> ExitCode {
+        if settings.stop.load(Ordering::Relaxed) {
+            ExitCode::from(EXIT_INTERRUPTED)
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
+
     /// The solver's settings: proofs in --out/proofs (created here), Ctrl-C stops the solver,
     /// a progress line on standard error at most every 30 s.
     pub(crate) fn settings(&self, all: bool) -> Result<Settings> {
@@ -138,7 +163,7 @@ impl RunArgs {
 
 pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let deck = DeckSpec::new(args.colours, args.values)?;
-    let counted = if args.cards { Counted::Cards } else { Counted::Tricks };
+    let counted = args.counted();
     let (first, last) = match (args.period, args.max_period) {
         (Some(p), _) => (p, p),
         (None, Some(p)) => (1, p),
@@ -157,7 +182,6 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     };
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
     let settings = args.run.settings(args.all)?;
-    let (proofs, stop) = (settings.work_dir.clone(), settings.stop);
     let methods = Methods::both(args.method);
 
     // Resume: the periods decided before, and their loops.
@@ -199,17 +223,10 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             break;
         }
     }
-    if args.run.keep {
-        println!("proofs:    {}", proofs.display());
-    } else {
-        let _ = std::fs::remove_dir(&proofs);
-    }
+    args.run.put_away_proofs(&settings);
     write(&args, &header, &rows, &known)?;
     println!("{}", conclusion(&rows, counted, first, last, args.all, stopped_at));
-    if stop.load(std::sync::atomic::Ordering::Relaxed) {
-        return Ok(ExitCode::from(EXIT_INTERRUPTED));
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(RunArgs::exit_code(&settings))
 }
 
 fn what(deals: bool) -> &'static str {
@@ -371,7 +388,7 @@ fn write(
 ) -> Result<()> {
     let mut rows: Vec<&(u32, String, String)> = rows.iter().collect();
     rows.sort_by_key(|r| r.0);
-    let column = period_column(if args.cards { Counted::Cards } else { Counted::Tricks });
+    let column = period_column(args.counted());
     let mut instances = format!("{column},{INSTANCES_HEADER}\n");
     for r in rows {
         instances.push_str(&r.2);

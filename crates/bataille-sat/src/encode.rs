@@ -260,7 +260,7 @@ impl Encoding {
     }
 }
 
-fn lit_value(l: Lit, value: &mut impl FnMut(Lit) -> bool) -> bool {
+pub(crate) fn lit_value(l: Lit, value: &mut impl FnMut(Lit) -> bool) -> bool {
     if l > 0 { value(l) } else { !value(-l) }
 }
 

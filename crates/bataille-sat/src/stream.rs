@@ -48,7 +48,7 @@
 use bataille_engine::{Card, Method, Position};
 
 use crate::cnf::{Cnf, FALSE, Lit, TRUE};
-use crate::encode::Question;
+use crate::encode::{Question, lit_value};
 
 /// A card in the order encoding: `ge[v − 1]` is "value ≥ v" (`ge[0]` is true).
 type Slot = Vec<Lit>;
@@ -354,7 +354,7 @@ impl Stream {
 
     /// The position of a model.
     pub(crate) fn position(&self, mut value: impl FnMut(Lit) -> bool) -> Position {
-        let mut truth = |l: Lit| if l > 0 { value(l) } else { !value(-l) };
+        let mut truth = |l: Lit| lit_value(l, &mut value);
         let a = (1..self.cards).take_while(|&t| truth(self.a_ge[t])).count();
         let k = self.x.len();
         let mut card = |s: &Slot| -> Card {

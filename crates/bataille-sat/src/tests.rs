@@ -11,6 +11,15 @@ use bataille_cycles::blocks::{self, BlocksSpec, BlocksState};
 
 use crate::{AlignedQuestion, Counted, Question, Settings, Verdict, solve, solve_aligned};
 
+/// True (and says so) unless BATAILLE_LONG_TESTS is set: the long tests run only then.
+fn skipped() -> bool {
+    let skip = std::env::var_os("BATAILLE_LONG_TESTS").is_none();
+    if skip {
+        eprintln!("skipped: set BATAILLE_LONG_TESTS=1");
+    }
+    skip
+}
+
 /// Every model, no time limit, files in `dir` removed after checking.
 fn settings(dir: &std::path::Path) -> Settings {
     Settings {
@@ -156,8 +165,7 @@ fn both_formulas_agree_on_loops_through_deals() {
 /// issue's list.
 #[test]
 fn small_decks_equal_the_census_to_longer_periods() {
-    if std::env::var_os("BATAILLE_LONG_TESTS").is_none() {
-        eprintln!("skipped: set BATAILLE_LONG_TESTS=1");
+    if skipped() {
         return;
     }
     for v in 2..=10 {
@@ -177,8 +185,7 @@ fn small_decks_equal_the_census_to_longer_periods() {
 /// smaller decks further.
 #[test]
 fn small_decks_equal_the_census_in_cards_to_longer_turns() {
-    if std::env::var_os("BATAILLE_LONG_TESTS").is_none() {
-        eprintln!("skipped: set BATAILLE_LONG_TESTS=1");
+    if skipped() {
         return;
     }
     for v in 2..=10 {
@@ -195,8 +202,7 @@ fn small_decks_equal_the_census_in_cards_to_longer_turns() {
 /// BATAILLE_LONG_TESTS=1).
 #[test]
 fn the_c4v4_loops_are_the_census_in_cards_to_32() {
-    if std::env::var_os("BATAILLE_LONG_TESTS").is_none() {
-        eprintln!("skipped: set BATAILLE_LONG_TESTS=1");
+    if skipped() {
         return;
     }
     assert_eq!(same_as_census_in(4, 4, Method::Natural, Counted::Cards, 32), 4);
@@ -247,7 +253,7 @@ fn aligned_cycles_equal_the_blocks_catalogue() {
 
 #[test]
 fn aligned_cycles_equal_the_blocks_catalogue_to_16_cards() {
-    if std::env::var_os("BATAILLE_LONG_TESTS").is_none() {
+    if skipped() {
         return;
     }
     // 34,920 of the 16-card loops (4 rounds) are two 8-card blocks: none is prime, and the

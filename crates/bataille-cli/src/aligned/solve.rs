@@ -11,7 +11,6 @@ use bataille_engine::Position;
 use bataille_sat::{AlignedInstance, AlignedQuestion, Verdict, solve_aligned, solver_version};
 use clap::Args;
 
-use crate::output::stop::EXIT_INTERRUPTED;
 use crate::output::{MAX_STATE_BYTES, OutputFiles, prepare_outputs, read_bounded};
 use crate::solve::{RunArgs, certificate_columns, verdict_name};
 
@@ -84,7 +83,6 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     };
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
     let settings = args.run.settings(true)?;
-    let (proofs, stop) = (settings.work_dir.clone(), settings.stop);
     let (mut rows, mut found) = if args.run.resume {
         read_previous(&args.run.out, args.prime)?
     } else {
@@ -114,11 +112,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             break;
         }
     }
-    if args.run.keep {
-        println!("proofs:    {}", proofs.display());
-    } else {
-        let _ = std::fs::remove_dir(&proofs);
-    }
+    args.run.put_away_proofs(&settings);
     write(&args, &header, &rows, &found)?;
     let complete_to = (first..=last)
         .take_while(|r| rows.iter().any(|row| row.0 == *r && row.1 == "complete"))
@@ -142,10 +136,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     if let Some(r) = stopped_at {
         println!("undecided: {r} rounds and beyond (raise --time-limit and --resume)");
     }
-    if stop.load(std::sync::atomic::Ordering::Relaxed) {
-        return Ok(ExitCode::from(EXIT_INTERRUPTED));
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(RunArgs::exit_code(&settings))
 }
 
 fn instance_row(inst: &AlignedInstance) -> String {
