@@ -315,7 +315,7 @@ pub(crate) fn prepare_outputs(
         let allowed = others.is_empty() || (resume && own(out));
         if !allowed {
             let why = if resume {
-                "its state.txt is not this run's"
+                "they are another run's (its state or question differs from this one)"
             } else {
                 "a rerun would replace its results"
             };
