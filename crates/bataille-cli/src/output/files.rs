@@ -315,7 +315,7 @@ pub(crate) fn prepare_outputs(
         let allowed = others.is_empty() || (resume && own(out));
         if !allowed {
             let why = if resume {
-                "they are another run's (its state or question differs from this one)"
+                "its files are not this run's (another deck, question or state)"
             } else {
                 "a rerun would replace its results"
             };
