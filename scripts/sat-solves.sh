@@ -13,10 +13,14 @@
 #                                             not an odd count of cards refuted in one step)
 #        scripts/sat-solves.sh aligned-table  the table of the aligned questions
 # Environment: BIN (default target/release/bataille), LIMIT (seconds per period, default 600,
-#   unless the question sets its own).
+#   unless the question sets its own), JOBS (questions solved at once, default 1: the solver
+#   uses one core, so on a workstation JOBS=<cores> runs that many questions side by side, each
+#   line of output prefixed with its question's name; the answers are the same as in a row).
 set -euo pipefail
 BIN=${BIN:-target/release/bataille}
 LIMIT=${LIMIT:-600}
+JOBS=${JOBS:-1}
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "JOBS must be a positive number, not '$JOBS'" >&2; exit 2; }
 BASE=results/sat
 
 # name: command and flags
@@ -117,6 +121,19 @@ for q in "${QUESTIONS[@]}"; do
         continue
     fi
     echo "== $name: $flags ${limit[*]} ${resume[*]}"
+    if [[ $JOBS == 1 ]]; then
+        # shellcheck disable=SC2086
+        "$BIN" $flags "${limit[@]}" --out "$out" "${resume[@]}"
+        continue
+    fi
+    while (($(jobs -rp | wc -l) >= JOBS)); do
+        wait -n || failed=1
+    done
     # shellcheck disable=SC2086
-    "$BIN" $flags "${limit[@]}" --out "$out" "${resume[@]}"
+    ("$BIN" $flags "${limit[@]}" --out "$out" "${resume[@]}" 2>&1 | sed -u "s/^/[$name] /"
+        exit "${PIPESTATUS[0]}") &
 done
+while (($(jobs -rp | wc -l) > 0)); do
+    wait -n || failed=1
+done
+exit "${failed:-0}"
