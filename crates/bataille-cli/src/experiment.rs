@@ -10,6 +10,7 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use bataille_experiment::rates::RunFiles;
 use bataille_experiment::{Recipe, Settings, records};
 use clap::{Args, Subcommand};
 
@@ -194,13 +195,19 @@ fn run_staged(
 }
 
 /// Every `summary.csv` under `dir` (named `source/...` after the folder), depth first in name
-/// order, at most 6 levels down.
-fn collect_summaries(dir: &Path, source: &str, out: &mut Vec<(String, String)>) -> Result<()> {
-    fn walk(dir: &Path, name: &str, depth: usize, out: &mut Vec<(String, String)>) -> Result<()> {
-        let summary = dir.join("summary.csv");
-        if let Some(text) = crate::output::read_bounded(&summary, crate::output::MAX_RECORDS_BYTES)?
-        {
-            out.push((name.to_string(), text));
+/// order, at most 6 levels down, with the run's shard from the `metadata.csv` beside it.
+fn collect_summaries(dir: &Path, source: &str, out: &mut Vec<RunFiles>) -> Result<()> {
+    fn walk(dir: &Path, name: &str, depth: usize, out: &mut Vec<RunFiles>) -> Result<()> {
+        let read = |file: &str| {
+            crate::output::read_bounded(&dir.join(file), crate::output::MAX_RECORDS_BYTES)
+        };
+        if let Some(summary) = read("summary.csv")? {
+            let shard = read("metadata.csv")?.and_then(|m| {
+                let line = m.lines().find_map(|l| l.strip_prefix("shard,"))?;
+                let (k, n) = line.trim().split_once('/')?;
+                Some((k.parse().ok()?, n.parse().ok()?))
+            });
+            out.push(RunFiles { source: name.to_string(), summary, shard });
         }
         if depth == 0 {
             return Ok(());

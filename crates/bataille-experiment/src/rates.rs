@@ -6,7 +6,8 @@
 //! or optimized stacking for both players (deals), and every `bataille cycles hunt` with the
 //! uniform sampler (positions of every split, each equally likely). Runs of the same game with
 //! the same seed play the same first deals, so only the largest of them counts; the others are
-//! added up. Each cell gives the looping deals (positions) over those played and a 95%
+//! added up. The shards `K/N` of one run play disjoint parts of it: they are added up, as one
+//! run of that seed (the larger of that sum and any whole run of the seed counts). Each cell gives the looping deals (positions) over those played and a 95%
 //! interval: exact for the Poisson count of rare events (the Clopper–Pearson limits of the
 //! Poisson mean, the binomial ones' limit for a rate this small), an upper bound of 3.0/n when
 //! none looped.
@@ -65,6 +66,17 @@ impl Kind {
             Kind::Positions => "positions",
         }
     }
+}
+
+/// One run's files as the caller found them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunFiles {
+    /// Where the run is (its folder under the results, for the notes and the table).
+    pub source: String,
+    /// Its `summary.csv`.
+    pub summary: String,
+    /// Its shard `(K, N)` (from its `metadata.csv`), `None` for a whole run.
+    pub shard: Option<(u64, u64)>,
 }
 
 /// One run read.
@@ -229,15 +241,20 @@ fn fit(points: &[(f64, f64, f64)]) -> Option<(f64, f64)> {
 }
 
 /// The table from the runs' summaries: `(source, summary.csv text)`.
-pub fn run(recipe: &LoopRates, runs: &[(String, String)]) -> Result<Output, ExperimentError> {
+pub fn run(recipe: &LoopRates, runs: &[RunFiles]) -> Result<Output, ExperimentError> {
     let (mut notes, mut ignored) = (Vec::new(), Vec::new());
-    // The largest run of each (game, seed).
-    let mut best: BTreeMap<(Kind, usize, &'static str, u64), Run> = BTreeMap::new();
-    for (source, text) in runs {
-        match read_run(source, text) {
+    // The runs of each (game, seed), by shard count N (1: whole runs) and shard index K.
+    type Game = (Kind, usize, &'static str, u64);
+    let mut parts: BTreeMap<Game, BTreeMap<u64, BTreeMap<u64, Run>>> = BTreeMap::new();
+    for f in runs {
+        let source = &f.source;
+        match read_run(source, &f.summary) {
             Ok(r) if VALUES.contains(&r.values) => {
+                let (k, n) = f.shard.filter(|&(_, n)| n > 1).unwrap_or((1, 1));
                 let key = (r.kind, r.values, r.method.name(), r.seed);
-                match best.get(&key) {
+                let slot = parts.entry(key).or_default().entry(n).or_default();
+                // Two runs of the same part: the larger counts.
+                match slot.get(&k) {
                     Some(b) if b.played >= r.played => notes.push(format!(
                         "{source}: the same deals as {} (same seed), not counted",
                         b.source
@@ -247,16 +264,50 @@ pub fn run(recipe: &LoopRates, runs: &[(String, String)]) -> Result<Output, Expe
                             "{}: the same deals as {source} (same seed), not counted",
                             b.source
                         ));
-                        best.insert(key, r);
+                        slot.insert(k, r);
                     }
                     None => {
-                        best.insert(key, r);
+                        slot.insert(k, r);
                     }
                 }
             }
             Ok(_) => {}
             Err(why) => ignored.push(format!("{source}: {why}")),
         }
+    }
+    // Of each (game, seed), the whole run or the set of shards that played the most, as one
+    // run (a set of shards is named after their folder's parent).
+    let mut best: BTreeMap<Game, Run> = BTreeMap::new();
+    for (key, by_count) in parts {
+        let mut sets: Vec<(u64, Run)> = by_count
+            .into_iter()
+            .filter_map(|(n, shards)| {
+                let count = shards.len();
+                let mut runs = shards.into_values();
+                let mut set = runs.next()?;
+                for r in runs {
+                    set.played += r.played;
+                    set.looping += r.looping;
+                }
+                if n > 1 {
+                    let parent = set.source.rsplit_once('/').map_or("", |p| p.0);
+                    set.source = format!("{parent} ({count} of {n} shards)");
+                }
+                Some((n, set))
+            })
+            .collect();
+        // The most deals; on a tie the whole run (the smallest N).
+        let top = (0..sets.len())
+            .max_by_key(|&i| (sets[i].1.played, std::cmp::Reverse(sets[i].0)))
+            .unwrap_or(0);
+        let (_, kept) = sets.swap_remove(top);
+        for (_, other) in &sets {
+            notes.push(format!(
+                "{}: the same deals as {} (same seed), not counted",
+                other.source, kept.source
+            ));
+        }
+        best.insert(key, kept);
     }
     if !ignored.is_empty() {
         notes.push(format!(
@@ -535,16 +586,18 @@ mod tests {
                 "key,value\ngame,{game}\nmode,{mode}\nseed,{seed}\ndeals,{deals}\nlooping_deals,{looping}\n"
             )
         };
+        let whole = |source: &str, summary: String| RunFiles {
+            source: source.into(),
+            summary,
+            shard: None,
+        };
         let runs = vec![
-            ("a".into(), summary("bataille C=4 V=7 natural", "random 100", 1, 100, 2)),
-            ("b".into(), summary("bataille C=4 V=7 natural", "random 300", 1, 300, 5)),
-            ("c".into(), summary("bataille C=4 V=7 natural", "random 50", 2, 50, 1)),
-            ("d".into(), summary("bataille C=4 V=5 natural", "exhaustive", 0, 9, 0)),
-            ("e".into(), summary("positions C=4 V=7 natural sampler=piles", "random 9", 0, 9, 0)),
-            (
-                "f".into(),
-                summary("positions C=4 V=7 natural sampler=uniform", "random 40", 0, 40, 1),
-            ),
+            whole("a", summary("bataille C=4 V=7 natural", "random 100", 1, 100, 2)),
+            whole("b", summary("bataille C=4 V=7 natural", "random 300", 1, 300, 5)),
+            whole("c", summary("bataille C=4 V=7 natural", "random 50", 2, 50, 1)),
+            whole("d", summary("bataille C=4 V=5 natural", "exhaustive", 0, 9, 0)),
+            whole("e", summary("positions C=4 V=7 natural sampler=piles", "random 9", 0, 9, 0)),
+            whole("f", summary("positions C=4 V=7 natural sampler=uniform", "random 40", 0, 40, 1)),
         ];
         let recipe =
             LoopRates { sources: vec!["x".into()], speed_natural: 1000, speed_optimized: 1000 };
@@ -558,5 +611,43 @@ mod tests {
         assert!(out.summary.contains("d: exhaustive: not a random run"));
         assert!(out.summary.contains("e: positions C=4 V=7 natural sampler=piles"));
         assert!(out.summary.contains("Extrapolation to the 52-card deck"));
+    }
+
+    #[test]
+    fn shards_of_one_run_are_added_up() {
+        let summary = |deals: u64, looping: u64| {
+            format!(
+                "key,value\ngame,positions C=4 V=13 natural sampler=uniform\nmode,random 1000\n\
+                 seed,1\ndeals,{deals}\nlooping_deals,{looping}\n"
+            )
+        };
+        let file = |source: &str, deals: u64, looping: u64, shard: Option<(u64, u64)>| RunFiles {
+            source: source.into(),
+            summary: summary(deals, looping),
+            shard,
+        };
+        let recipe =
+            LoopRates { sources: vec!["x".into()], speed_natural: 1000, speed_optimized: 1000 };
+        let csv = |runs: &[RunFiles]| {
+            let out = run(&recipe, runs).unwrap();
+            (String::from_utf8(out.files[0].1.clone()).unwrap(), out.summary)
+        };
+        // Three shards of 100 (one given twice, the larger copy counts), and a whole run of
+        // the same seed that played fewer deals: the shards count, added up.
+        let (table, notes) = csv(&[
+            file("h/s-1", 10, 1, Some((1, 100))),
+            file("h/s-2", 10, 0, Some((2, 100))),
+            file("h/t-2", 7, 0, Some((2, 100))),
+            file("h/s-3", 10, 2, Some((3, 100))),
+            file("whole", 25, 1, None),
+        ]);
+        assert!(table.contains("4,13,natural,positions,3,30,"), "{table}");
+        assert!(table.contains("h (3 of 100 shards)"), "{table}");
+        assert!(notes.contains("h/t-2: the same deals as h/s-2"), "{notes}");
+        assert!(notes.contains("whole: the same deals as h (3 of 100 shards)"), "{notes}");
+        // A whole run that played more than the shards counts instead; a shard 1/1 is whole.
+        let (table, _) =
+            csv(&[file("h/s-1", 10, 1, Some((1, 100))), file("whole", 40, 0, Some((1, 1)))]);
+        assert!(table.contains("4,13,natural,positions,0,40,"), "{table}");
     }
 }
