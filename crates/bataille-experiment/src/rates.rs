@@ -240,7 +240,7 @@ fn fit(points: &[(f64, f64, f64)]) -> Option<(f64, f64)> {
     Some((my - slope * mx, slope))
 }
 
-/// The table from the runs' summaries: `(source, summary.csv text)`.
+/// The table from the runs' summaries (with their shards).
 pub fn run(recipe: &LoopRates, runs: &[RunFiles]) -> Result<Output, ExperimentError> {
     let (mut notes, mut ignored) = (Vec::new(), Vec::new());
     // The runs of each (game, seed), by shard count N (1: whole runs) and shard index K.
