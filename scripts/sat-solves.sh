@@ -73,7 +73,10 @@ table() {
         awk -F, -v name="$name" -v cycles="$dir/cycles.csv" '
             BEGIN { while ((getline line < cycles) > 0) if (n++) { split(line, f, ","); loops = loops (loops ? ", " : "") f[1] " (" f[2] ")" } }
             NR > 1 { if ($3 == "complete" && $1 == last + 1) { last = $1; if ($10 > 1000) { cl = $6; s = $8; mb = $10 / 1e6 } } else if ($3 == "undecided") und = $1 " (" $8 " s)" }
-            END { printf "| %s | 1 to %d | %s | %s | %d | %.1f | %.1f |\n", name, last, loops ? loops : "none", und ? und : "-", cl, s, mb }
+            END {
+                proof = cl ? sprintf("%d | %.1f | %.1f", cl, s, mb) : "- | - | -"
+                printf "| %s | %s | %s | %s | %s |\n", name, last ? "1 to " last : "- (one period asked alone)", loops ? loops : "none", und ? und : "-", proof
+            }
         ' "$dir/instances.csv"
     done
 }
