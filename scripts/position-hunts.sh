@@ -21,10 +21,18 @@
 #                   (0 done, 130 stopped and resumed later, `lost`: killed with its machine, its
 #                   CPU unknown, its work kept by the checkpoint), commit
 #   seeds-insert.txt, seeds-mutate.txt   the seeds of the seeded samplers
+# A finished run's files over 10 MB (the mutate runs list tens of thousands of loops) are
+# compressed with `gzip -9 -n` (cycles.csv.gz, ...) to keep the repository light; `gzip -dk`
+# gives the files back byte for byte.
 set -euo pipefail
 SEED=1
 BASE=results/cycles/validation
 KNOWN=results/cycles/seeds/c4-natural-known.txt
+
+# The cycles.csv of a run directory, compressed or not.
+cycles_of() {
+    if [[ -f $1/cycles.csv ]]; then cat "$1/cycles.csv"; else gzip -dc "$1/cycles.csv.gz"; fi
+}
 
 table() {
     echo "| deck | method | positions played | CPU s | looping positions | distinct loops | loops per CPU-hour | looping per CPU-hour | new loops (not seeds) |"
@@ -37,7 +45,7 @@ table() {
             local played looping loops cpu seeds new
             played=$(awk -F, '$1 == "deals" { print $2 }' "$out/summary.csv")
             looping=$(awk -F, '$1 == "looping_deals" { print $2 }' "$out/summary.csv")
-            loops=$(($(wc -l <"$out/cycles.csv") - 1))
+            loops=$(($(cycles_of "$out" | wc -l) - 1))
             # CPU of every recorded segment (finished, or stopped and resumed); a segment lost
             # to a machine restart (exit `lost`, no CPU recorded) leaves the recorded sum short:
             # the planned budget stands for the whole run then, marked "planned".
@@ -47,7 +55,7 @@ table() {
             fi
             new=$loops
             if [[ $m == mutate && -f $dir/seeds-mutate-ids.txt ]]; then
-                new=$(tail -n +2 "$out/cycles.csv" | cut -d, -f1 | grep -cvxFf "$dir/seeds-mutate-ids.txt" || true)
+                new=$(cycles_of "$out" | tail -n +2 | cut -d, -f1 | grep -cvxFf "$dir/seeds-mutate-ids.txt" || true)
             fi
             awk -v d="${dir##*/}" -v m="$m" -v p="$played" -v c="$cpu" -v l="$looping" -v k="$loops" -v n="$new" \
                 'BEGIN { h = (c + 0) / 3600; printf "| %s | %s | %s | %s | %s | %s | %.1f | %.1f | %s |\n", d, m, p, c, l, k, k / h, l / h, n }'
@@ -139,4 +147,5 @@ for m in "${METHODS[@]}"; do
     echo "$m,$start,$(date -u +%FT%TZ),$cpu,$status,$COMMIT" >>"$DIR/cpu.csv"
     [[ $status -eq 0 ]] || exit "$status"
     rm -f "$ckpt"
+    find "$out" -maxdepth 1 -type f -size +10M -exec gzip -9 -n {} +
 done
