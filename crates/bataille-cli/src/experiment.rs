@@ -12,6 +12,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use bataille_experiment::rates::RunFiles;
 use bataille_experiment::{Recipe, Settings, records};
+use bataille_search::Shard;
 use clap::{Args, Subcommand};
 
 use crate::output::progress::{ExploreProgress, human_duration};
@@ -202,11 +203,9 @@ fn collect_summaries(dir: &Path, source: &str, out: &mut Vec<RunFiles>) -> Resul
             crate::output::read_bounded(&dir.join(file), crate::output::MAX_RECORDS_BYTES)
         };
         if let Some(summary) = read("summary.csv")? {
-            let shard = read("metadata.csv")?.and_then(|m| {
-                let line = m.lines().find_map(|l| l.strip_prefix("shard,"))?;
-                let (k, n) = line.trim().split_once('/')?;
-                Some((k.parse().ok()?, n.parse().ok()?))
-            });
+            let shard = read("metadata.csv")?
+                .and_then(|m| m.lines().find_map(|l| l.strip_prefix("shard,")?.trim().parse().ok()))
+                .unwrap_or(Shard::WHOLE);
             out.push(RunFiles { source: name.to_string(), summary, shard });
         }
         if depth == 0 {

@@ -20,6 +20,7 @@
 use std::collections::BTreeMap;
 
 use bataille_engine::Method;
+use bataille_search::Shard;
 use plotters::prelude::*;
 
 use crate::recipe::LoopRates;
@@ -75,8 +76,8 @@ pub struct RunFiles {
     pub source: String,
     /// Its `summary.csv`.
     pub summary: String,
-    /// Its shard `(K, N)` (from its `metadata.csv`), `None` for a whole run.
-    pub shard: Option<(u64, u64)>,
+    /// Its shard (from its `metadata.csv`); [`Shard::WHOLE`] for a whole run.
+    pub shard: Shard,
 }
 
 /// One run read.
@@ -250,7 +251,7 @@ pub fn run(recipe: &LoopRates, runs: &[RunFiles]) -> Result<Output, ExperimentEr
         let source = &f.source;
         match read_run(source, &f.summary) {
             Ok(r) if VALUES.contains(&r.values) => {
-                let (k, n) = f.shard.filter(|&(_, n)| n > 1).unwrap_or((1, 1));
+                let (k, n) = (f.shard.index(), f.shard.count());
                 let key = (r.kind, r.values, r.method.name(), r.seed);
                 let slot = parts.entry(key).or_default().entry(n).or_default();
                 // Two runs of the same part: the larger counts.
@@ -589,7 +590,7 @@ mod tests {
         let whole = |source: &str, summary: String| RunFiles {
             source: source.into(),
             summary,
-            shard: None,
+            shard: Shard::WHOLE,
         };
         let runs = vec![
             whole("a", summary("bataille C=4 V=7 natural", "random 100", 1, 100, 2)),
@@ -621,10 +622,10 @@ mod tests {
                  seed,1\ndeals,{deals}\nlooping_deals,{looping}\n"
             )
         };
-        let file = |source: &str, deals: u64, looping: u64, shard: Option<(u64, u64)>| RunFiles {
+        let file = |source: &str, deals: u64, looping: u64, shard: &str| RunFiles {
             source: source.into(),
             summary: summary(deals, looping),
-            shard,
+            shard: shard.parse().unwrap(),
         };
         let recipe =
             LoopRates { sources: vec!["x".into()], speed_natural: 1000, speed_optimized: 1000 };
@@ -635,19 +636,18 @@ mod tests {
         // Three shards of 100 (one given twice, the larger copy counts), and a whole run of
         // the same seed that played fewer deals: the shards count, added up.
         let (table, notes) = csv(&[
-            file("h/s-1", 10, 1, Some((1, 100))),
-            file("h/s-2", 10, 0, Some((2, 100))),
-            file("h/t-2", 7, 0, Some((2, 100))),
-            file("h/s-3", 10, 2, Some((3, 100))),
-            file("whole", 25, 1, None),
+            file("h/s-1", 10, 1, "1/100"),
+            file("h/s-2", 10, 0, "2/100"),
+            file("h/t-2", 7, 0, "2/100"),
+            file("h/s-3", 10, 2, "3/100"),
+            file("whole", 25, 1, "1/1"),
         ]);
         assert!(table.contains("4,13,natural,positions,3,30,"), "{table}");
         assert!(table.contains("h (3 of 100 shards)"), "{table}");
         assert!(notes.contains("h/t-2: the same deals as h/s-2"), "{notes}");
         assert!(notes.contains("whole: the same deals as h (3 of 100 shards)"), "{notes}");
         // A whole run that played more than the shards counts instead; a shard 1/1 is whole.
-        let (table, _) =
-            csv(&[file("h/s-1", 10, 1, Some((1, 100))), file("whole", 40, 0, Some((1, 1)))]);
+        let (table, _) = csv(&[file("h/s-1", 10, 1, "1/100"), file("whole", 40, 0, "1/1")]);
         assert!(table.contains("4,13,natural,positions,0,40,"), "{table}");
     }
 }
