@@ -104,7 +104,8 @@ fn games_per_second(c: &mut Criterion) {
 /// Nanoseconds per trick on 1,000 random 52-card deals, natural and optimized: the engine as
 /// the searches run it ([`play_deterministic`]: the wide first phase where the processor has
 /// it), the ring engine alone, and a lower bound on the same machine: a loop that only reads
-/// the two top cards of two rings and compares them, as many times as the games have tricks.
+/// the two top cards of two rings and compares them, as many times as the games have tricks;
+/// and the floor of a lane engine ([`lanes_floor`]), where the processor has AVX-512.
 fn nanoseconds_per_trick(c: &mut Criterion) {
     let mut group = c.benchmark_group("tricks-52");
     const DEALS: usize = 1000;
@@ -163,9 +164,143 @@ fn nanoseconds_per_trick(c: &mut Criterion) {
                     black_box(first)
                 })
             });
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                let steps = total as usize / lanes_floor::LANES;
+                for (name, stores) in [
+                    ("gathers", lanes_floor::Stores::None),
+                    ("gathers-scatter", lanes_floor::Stores::Scatter),
+                    ("gathers-scalar-stores", lanes_floor::Stores::Scalar),
+                ] {
+                    let mut rings = lanes_floor::Rings::new(&deals[..lanes_floor::LANES], half);
+                    group.bench_function(BenchmarkId::new("lanes-floor", name), |b| {
+                        // SAFETY: the processor has AVX-512F (checked above).
+                        b.iter(|| black_box(unsafe { lanes_floor::run(&mut rings, steps, stores) }))
+                    });
+                }
+            }
         }
     }
     group.finish();
+}
+
+/// The floor of an engine that plays 16 games at a time, one in each 32-bit lane of an AVX-512
+/// register, with the hands in small rings in L1 read by gathers (the design of a lane engine
+/// for decks too large for a register). One step is a trick of each of the 16 games: the top
+/// card of each of the 32 hands gathered (two gathers), compared, and the pair won written at
+/// its winner's tail (`Stores`); no battle, no ending check, no refill of a finished lane. So
+/// a real lane engine is slower than this, and the benchmark runs `tricks / 16` steps to be
+/// read per trick beside the engine's.
+#[cfg(target_arch = "x86_64")]
+mod lanes_floor {
+    use std::arch::x86_64::*;
+
+    use bataille_engine::Card;
+
+    pub(crate) const LANES: usize = 16;
+    /// Cards of each ring (a power of two).
+    const RING: usize = 64;
+
+    /// How the pairs won are written.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) enum Stores {
+        /// Not at all: the gathers and the comparisons only.
+        None,
+        /// One scatter of the 16 pairs.
+        Scatter,
+        /// Sixteen scalar stores, from the pairs and tails stored to the stack.
+        Scalar,
+    }
+
+    /// Two rings of `RING` cards per lane (hand `p` of lane `l` at `(2l + p) * RING`), filled
+    /// with the hands of 16 deals repeated, and the rings the pairs are written to (apart, so
+    /// that the cards read stay those of the deals).
+    #[derive(Debug)]
+    pub(crate) struct Rings {
+        cards: Vec<u8>,
+        won: Vec<u8>,
+    }
+
+    impl Rings {
+        pub(crate) fn new(deals: &[Vec<Card>], half: usize) -> Rings {
+            let mut cards = vec![0u8; 2 * LANES * RING + 4];
+            for (l, d) in deals.iter().enumerate() {
+                for i in 0..RING {
+                    cards[2 * l * RING + i] = d[i % half];
+                    cards[(2 * l + 1) * RING + i] = d[half + i % half];
+                }
+            }
+            Rings { cards, won: vec![0u8; 2 * LANES * RING + 4] }
+        }
+    }
+
+    /// `steps` tricks of each lane; returns the tricks won by the first hands.
+    ///
+    /// # Safety
+    /// The processor has AVX-512F.
+    #[target_feature(enable = "avx512f,popcnt")]
+    pub(crate) unsafe fn run(r: &mut Rings, steps: usize, stores: Stores) -> u64 {
+        let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        let ring = _mm512_set1_epi32(RING as i32);
+        let base0 = _mm512_mullo_epi32(lane, _mm512_set1_epi32(2 * RING as i32));
+        let base1 = _mm512_add_epi32(base0, ring);
+        let wrap = _mm512_set1_epi32(RING as i32 - 1);
+        let byte = _mm512_set1_epi32(0xff);
+        let (mut head, mut tail0, mut tail1) =
+            (_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512());
+        let (cards, won) = (r.cards.as_ptr(), r.won.as_mut_ptr());
+        let mut first = 0u64;
+        for _ in 0..steps {
+            let at = _mm512_and_si512(head, wrap);
+            // SAFETY: every index is below 2 * LANES * RING, and the buffers have 4 bytes
+            // more than that for the 32-bit reads and writes.
+            let (a, b) = unsafe {
+                (
+                    _mm512_i32gather_epi32::<1>(_mm512_add_epi32(base0, at), cards.cast()),
+                    _mm512_i32gather_epi32::<1>(_mm512_add_epi32(base1, at), cards.cast()),
+                )
+            };
+            let (a, b) = (_mm512_and_si512(a, byte), _mm512_and_si512(b, byte));
+            let gt = _mm512_cmpgt_epu32_mask(a, b);
+            let lt = _mm512_cmplt_epu32_mask(a, b);
+            let pair = _mm512_or_si512(
+                _mm512_max_epu32(a, b),
+                _mm512_slli_epi32::<8>(_mm512_min_epu32(a, b)),
+            );
+            let to = _mm512_mask_blend_epi32(
+                gt,
+                _mm512_add_epi32(base1, _mm512_and_si512(tail1, wrap)),
+                _mm512_add_epi32(base0, _mm512_and_si512(tail0, wrap)),
+            );
+            match stores {
+                Stores::None => {}
+                // SAFETY: as above.
+                Stores::Scatter => unsafe {
+                    _mm512_mask_i32scatter_epi32::<1>(won.cast(), gt | lt, to, pair)
+                },
+                Stores::Scalar => {
+                    let (mut at, mut pairs) = ([0u32; LANES], [0u32; LANES]);
+                    // SAFETY: two arrays of 16 u32, and the indices as above.
+                    unsafe {
+                        _mm512_storeu_si512(at.as_mut_ptr().cast(), to);
+                        _mm512_storeu_si512(pairs.as_mut_ptr().cast(), pair);
+                        for l in 0..LANES {
+                            if (gt | lt) >> l & 1 == 1 {
+                                won.add(at[l] as usize)
+                                    .cast::<u16>()
+                                    .write_unaligned(pairs[l] as u16);
+                            }
+                        }
+                    }
+                }
+            }
+            first += u64::from(gt.count_ones());
+            head = _mm512_add_epi32(head, _mm512_set1_epi32(1));
+            tail0 = _mm512_mask_add_epi32(tail0, gt, tail0, _mm512_set1_epi32(2));
+            tail1 = _mm512_mask_add_epi32(tail1, lt, tail1, _mm512_set1_epi32(2));
+        }
+        first
+    }
 }
 
 /// Natural and optimized games of random deals of small decks, by the engine's rings
