@@ -50,6 +50,12 @@ pub(crate) struct SolveArgs {
     /// reaches longer turns; a loop of P tricks turns at least P cards per player.
     #[arg(long)]
     cards: bool,
+    /// Only loops whose tricks have at most T ties (battles of at most T + 1 reveals). The
+    /// formula is smaller, so loops of large decks are found sooner; "complete" then certifies
+    /// only that no loop with such tricks exists, and the question, its files and the
+    /// conclusion say so.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    max_ties: Option<u32>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -161,6 +167,15 @@ impl RunArgs {
     }
 }
 
+/// Whether `dir` holds the results of the question whose metadata line is `header`: that exact
+/// line, not a longer question that begins with it (periods 1 to 1 are not periods 1 to 12).
+pub(crate) fn holds_question(dir: &Path, header: &str) -> bool {
+    read_bounded(&dir.join("metadata.csv"), MAX_STATE_BYTES)
+        .ok()
+        .flatten()
+        .is_some_and(|t| t.lines().any(|line| line == header))
+}
+
 pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let deck = DeckSpec::new(args.colours, args.values)?;
     let counted = args.counted();
@@ -171,15 +186,18 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     };
     // Every period is checked before any work (a refused size, a refused method).
     for p in [first, last] {
-        Question { deck, method: args.method, counted, period: p, deals: args.deals }.check()?;
+        Question {
+            deck,
+            method: args.method,
+            counted,
+            period: p,
+            deals: args.deals,
+            max_ties: args.max_ties,
+        }
+        .check()?;
     }
-    let header = header(deck, args.method, args.deals, counted, first, last);
-    let own = |dir: &Path| {
-        read_bounded(&dir.join("metadata.csv"), MAX_STATE_BYTES)
-            .ok()
-            .flatten()
-            .is_some_and(|t| t.contains(&header))
-    };
+    let header = header(deck, args.method, args.deals, counted, first, last, args.max_ties);
+    let own = |dir: &Path| holds_question(dir, &header);
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
     let settings = args.run.settings(args.all)?;
     let methods = Methods::both(args.method);
@@ -193,11 +211,12 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let decided: Vec<u32> = rows.iter().filter(|r| r.1 != "undecided").map(|r| r.0).collect();
     rows.retain(|r| decided.contains(&r.0));
     println!(
-        "deck:      C={} V={} {}, {}",
+        "deck:      C={} V={} {}, {}{}",
         deck.colours(),
         deck.values(),
         args.method.name(),
-        what(args.deals)
+        what(args.deals),
+        ties(args.max_ties)
     );
     println!("solver:    {} (LRAT proofs checked by bataille's own checker)", solver_version());
     let mut stopped_at = None;
@@ -209,7 +228,14 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         if decided.contains(&period) {
             continue;
         }
-        let q = Question { deck, method: args.method, counted, period, deals: args.deals };
+        let q = Question {
+            deck,
+            method: args.method,
+            counted,
+            period,
+            deals: args.deals,
+            max_ties: args.max_ties,
+        };
         let blocked: Vec<Found> =
             if args.max_period.is_some() { known.clone() } else { Vec::new() };
         let inst = solve(&q, &blocked, &settings)?;
@@ -225,12 +251,21 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     }
     args.run.put_away_proofs(&settings);
     write(&args, &header, &rows, &known)?;
-    println!("{}", conclusion(&rows, counted, first, last, args.all, stopped_at));
+    println!("{}", conclusion(&rows, counted, first, last, args.all, stopped_at, args.max_ties));
     Ok(RunArgs::exit_code(&settings))
 }
 
 fn what(deals: bool) -> &'static str {
     if deals { "loops through a deal" } else { "loops among positions of every split" }
+}
+
+/// The restriction of `--max-ties`, as the question, the report and the conclusion name it.
+fn ties(max_ties: Option<u32>) -> String {
+    match max_ties {
+        None => String::new(),
+        Some(1) => " with at most 1 tie per trick".to_string(),
+        Some(t) => format!(" with at most {t} ties per trick"),
+    }
 }
 
 fn header(
@@ -240,14 +275,16 @@ fn header(
     counted: Counted,
     first: u32,
     last: u32,
+    max_ties: Option<u32>,
 ) -> String {
     format!(
-        "question,C={} V={} {} {} periods {}{first} to {last}",
+        "question,C={} V={} {} {} periods {}{first} to {last}{}",
         deck.colours(),
         deck.values(),
         method.name(),
         if deals { "deals" } else { "positions" },
-        if counted == Counted::Cards { "in cards " } else { "" }
+        if counted == Counted::Cards { "in cards " } else { "" },
+        ties(max_ties)
     )
 }
 
@@ -338,7 +375,9 @@ fn conclusion(
     last: u32,
     all: bool,
     stopped: Option<u32>,
+    max_ties: Option<u32>,
 ) -> String {
+    let restricted = ties(max_ties);
     let complete_to =
         (first..=last).take_while(|p| rows.iter().any(|r| r.0 == *p && r.1 == "complete")).last();
     let mut s = String::new();
@@ -350,13 +389,13 @@ fn conclusion(
             };
             let _ = write!(
                 s,
-                "certified: every loop {which} is listed in cycles.csv (each period's proof checked)"
+                "certified: every loop{restricted} {which} is listed in cycles.csv (each period's proof checked)"
             );
         }
         Some(p) => {
             let _ = write!(
                 s,
-                "certified: every position that comes back after {p} {} lies on a loop listed in cycles.csv",
+                "certified: every position that comes back after {p} {}{restricted} lies on a loop listed in cycles.csv",
                 counted.unit()
             );
         }

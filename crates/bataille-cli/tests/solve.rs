@@ -41,6 +41,16 @@ fn loops_are_listed_and_absences_certified() {
     // Without --resume the directory is protected.
     let o = bataille(&args);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    // Another question is not resumed into it, even one whose text begins the same way
+    // (periods 1 to 1 against periods 1 to 7), and the files are left as they were.
+    for other in [&["--period", "1"][..], &["--max-period", "7", "--all", "--max-ties", "0"]] {
+        let mut a = vec!["cycles", "solve", "-c", "1", "-v", "5", "--out", out_s, "--resume"];
+        a.extend_from_slice(other);
+        let o = bataille(&a);
+        assert_eq!(o.status.code(), Some(2), "{other:?}: {}", text(&o));
+        assert!(text(&o).contains("its files are not this run's"), "{}", text(&o));
+        assert_eq!(fs::read_to_string(out.join("instances.csv")).unwrap(), instances);
+    }
 }
 
 #[test]

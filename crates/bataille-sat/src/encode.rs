@@ -18,7 +18,9 @@
 //!   hold a card there (a player who cannot reveal loses, and a loop never ends). A trick has
 //!   at most R reveals, R = min(⌊N/2⌋, 1 + V·⌊C/2⌋): both hands hold at least r cards, and
 //!   the r − 1 ties use pairs of equal cards, at most ⌊C/2⌋ pairs per value. So R is a fact
-//!   about every game, not a bound of the search.
+//!   about every game, not a bound of the search, unless the question asks for loops with at
+//!   most T ties per trick (`Question::max_ties`, R = T + 1): a tie at the R-th reveal is then
+//!   excluded, so the models are exactly the loops whose tricks have at most T ties.
 //! - the winner is the player with the higher card at the last reveal;
 //! - both hands lose their first r cards; the winner's gets the *pile* after its last card.
 //!   The pile is, for natural stacking, the higher then the lower card of the last reveal,
@@ -68,6 +70,11 @@ pub struct Question {
     /// Only positions that are deals (first hand of ⌊N/2⌋ cards; with symmetric stacking,
     /// also the mirror of a deal).
     pub deals: bool,
+    /// Only loops whose tricks have at most this many ties (a trick of at most `t + 1`
+    /// reveals): a restriction that makes the formula smaller, to find loops of large decks
+    /// sooner. Then a complete answer certifies only that no loop with such tricks exists.
+    /// `None`: every trick the deck allows.
+    pub max_ties: Option<u32>,
 }
 
 /// What a period counts.
@@ -150,10 +157,12 @@ impl Question {
         Ok(())
     }
 
-    /// The most reveals of a trick, on any position of the deck.
+    /// The most reveals of a trick: on any position of the deck, or fewer if the question
+    /// restricts the ties (`max_ties`).
     pub fn max_reveals(&self) -> usize {
         let (c, v, n) = (self.deck.colours(), self.deck.values(), self.deck.cards());
-        (n / 2).min(1 + v * (c / 2)).max(1)
+        let any = (n / 2).min(1 + v * (c / 2)).max(1);
+        self.max_ties.map_or(any, |t| any.min(t as usize + 1))
     }
 
     /// A rough count of the clauses, to refuse absurd sizes before building anything.

@@ -31,7 +31,8 @@
 //! Counts are one-hot over a window of values (`Window`), defined by equivalences so that every
 //! real play has exactly one model. The trick's shape is one-hot too: the distance of each reveal
 //! to the end of its trick, below R = the most reveals of a trick (a fact about every game, as in
-//! the trick encoding).
+//! the trick encoding, or T + 1 when the question allows at most T ties per trick: a longer
+//! trick is excluded, so the models are exactly the loops whose tricks are that short).
 //!
 //! # Symmetry
 //!

@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
 use bataille_cycles::census::{CensusSpec, CensusState, run_sequential};
-use bataille_engine::{DeckSpec, Limits, Method, Methods, NoRandom, Outcome, play};
+use bataille_engine::{
+    DeckSpec, Game, Limits, Method, Methods, NoRandom, Outcome, Position, Tricks, play,
+};
 use bataille_search::Shard;
 
 use bataille_cycles::blocks::{self, BlocksSpec, BlocksState};
@@ -37,13 +39,22 @@ type Loops = BTreeMap<u64, Vec<u64>>;
 
 /// The loops of every period up to `max`, as the solver finds them, every answer certified.
 fn solved(c: usize, v: usize, method: Method, counted: Counted, max: u32) -> Loops {
-    solved_of(c, v, method, counted, false, max)
+    solved_of(c, v, method, counted, false, None, max)
 }
 
-/// The same, with only loops through a deal when `deals`.
-fn solved_of(c: usize, v: usize, method: Method, counted: Counted, deals: bool, max: u32) -> Loops {
+/// The same, with only loops through a deal when `deals`, and only loops whose tricks have at
+/// most `max_ties` ties when given.
+fn solved_of(
+    c: usize,
+    v: usize,
+    method: Method,
+    counted: Counted,
+    deals: bool,
+    max_ties: Option<u32>,
+    max: u32,
+) -> Loops {
     let dir = std::env::temp_dir().join(format!(
-        "bataille-sat-{c}-{v}-{}-{}-{deals}-{}",
+        "bataille-sat-{c}-{v}-{}-{}-{deals}-{max_ties:?}-{}",
         method.name(),
         counted.unit(),
         std::process::id()
@@ -54,7 +65,7 @@ fn solved_of(c: usize, v: usize, method: Method, counted: Counted, deals: bool, 
     let mut out = Loops::new();
     for period in 1..=max {
         let deck = DeckSpec::new(c, v).unwrap();
-        let q = Question { deck, method, counted, period, deals };
+        let q = Question { deck, method, counted, period, deals, max_ties };
         let inst = solve(&q, &known, &settings).unwrap();
         assert_eq!(inst.verdict, Verdict::Complete, "{q:?}");
         assert!(inst.certificate.is_some());
@@ -71,8 +82,56 @@ fn solved_of(c: usize, v: usize, method: Method, counted: Counted, deals: bool, 
     out
 }
 
+/// The loops of exactly `period`, every one (`--all` at that period alone), certified complete.
+fn solved_at(
+    c: usize,
+    v: usize,
+    method: Method,
+    counted: Counted,
+    max_ties: Option<u32>,
+    period: u32,
+) -> Vec<u64> {
+    let dir = std::env::temp_dir().join(format!(
+        "bataille-sat-at-{c}-{v}-{}-{period}-{max_ties:?}-{}",
+        method.name(),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let deck = DeckSpec::new(c, v).unwrap();
+    let q = Question { deck, method, counted, period, deals: false, max_ties };
+    let inst = solve(&q, &[], &settings(&dir)).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(inst.verdict, Verdict::Complete, "{q:?}");
+    assert!(inst.certificate.is_some());
+    let mut ids: Vec<u64> =
+        inst.found.iter().filter(|f| counted.of(f) == u64::from(period)).map(|f| f.id).collect();
+    ids.sort_unstable();
+    ids
+}
+
 /// The census's loops of period up to `max`.
 fn census(c: usize, v: usize, method: Method, counted: Counted, max: u32) -> Loops {
+    census_of(c, v, method, counted, None, max)
+}
+
+/// The ties of the longest trick of the loop through `position`, over its `period` tricks.
+fn most_ties(position: &Position, method: Method, period: u64) -> u32 {
+    let start = Game::new(position);
+    let tricks = Tricks::new(&start, Methods::both(method), NoRandom, Limits::DETERMINISTIC);
+    let most = tricks.take(period as usize).map(|t| t.reveals - 1).max();
+    most.expect("a loop has tricks")
+}
+
+/// The census's loops of period up to `max` whose tricks have at most `max_ties` ties when
+/// given.
+fn census_of(
+    c: usize,
+    v: usize,
+    method: Method,
+    counted: Counted,
+    max_ties: Option<u32>,
+    max: u32,
+) -> Loops {
     let spec = CensusSpec::new(DeckSpec::new(c, v).unwrap(), method).unwrap();
     let mut state = CensusState::new(spec, Shard::WHOLE);
     run_sequential(&mut state);
@@ -85,7 +144,9 @@ fn census(c: usize, v: usize, method: Method, counted: Counted, max: u32) -> Loo
             Counted::Tricks => cycle.period_tricks,
             Counted::Cards => cycle.period_cards,
         };
-        if period <= u64::from(max) {
+        let short =
+            max_ties.is_none_or(|t| most_ties(&f.position(), method, cycle.period_tricks) <= t);
+        if period <= u64::from(max) && short {
             out.entry(period).or_default().push(cycle.id.0);
         }
     }
@@ -152,12 +213,54 @@ fn small_decks_equal_the_census_in_cards() {
 fn both_formulas_agree_on_loops_through_deals() {
     let mut loops = 0;
     for v in 2..=8 {
-        let tricks = solved_of(1, v, Method::Natural, Counted::Tricks, true, 8);
-        let cards = solved_of(1, v, Method::Natural, Counted::Cards, true, 8);
+        let tricks = solved_of(1, v, Method::Natural, Counted::Tricks, true, None, 8);
+        let cards = solved_of(1, v, Method::Natural, Counted::Cards, true, None, 8);
         assert_eq!(tricks, cards, "C=1 V={v}: loops through a deal, tricks (left), cards (right)");
         loops += cards.values().map(Vec::len).sum::<usize>();
     }
     assert!(loops >= 1, "{loops} loops");
+}
+
+/// Loops with at most T ties per trick (`max_ties`), both formulas, against the census's loops
+/// whose longest trick has at most T ties: the restriction excludes exactly the loops with a
+/// longer battle, and keeps the others.
+#[test]
+fn loops_with_few_ties_are_the_census_loops_with_short_battles() {
+    let (mut kept, mut left_out) = (0, 0);
+    let count = |l: &Loops| l.values().map(Vec::len).sum::<usize>();
+    for (c, v) in [(1, 5), (1, 6), (2, 4), (3, 3), (4, 2), (4, 3)] {
+        for method in [Method::Natural, Method::Optimized] {
+            for (counted, max) in [(Counted::Tricks, 8), (Counted::Cards, 12)] {
+                let every = census(c, v, method, counted, max);
+                for t in [0, 1] {
+                    let got = solved_of(c, v, method, counted, false, Some(t), max);
+                    let want = census_of(c, v, method, counted, Some(t), max);
+                    assert_eq!(
+                        got,
+                        want,
+                        "C={c} V={v} {} in {}, at most {t} ties: the solver (left), the census (right)",
+                        method.name(),
+                        counted.unit()
+                    );
+                    kept += count(&want);
+                    left_out += count(&every) - count(&want);
+                }
+            }
+        }
+    }
+    // C=3 V=4 natural: its two loops turn 24 cards, and each has a trick of two ties. With at
+    // most 0 ties neither is a model, with at most 2 both are (that period alone, every loop).
+    for t in [0, 2] {
+        let got = solved_at(3, 4, Method::Natural, Counted::Cards, Some(t), 24);
+        let want = census_of(3, 4, Method::Natural, Counted::Cards, Some(t), 24)
+            .remove(&24)
+            .unwrap_or_default();
+        assert_eq!(got, want, "C=3 V=4 natural at 24 cards, at most {t} ties");
+        kept += want.len();
+        left_out += 2 - want.len();
+    }
+    // Not a comparison of empty sets, nor of the unrestricted ones.
+    assert!(kept >= 1 && left_out >= 1, "{kept} loops kept, {left_out} left out");
 }
 
 /// The same to the periods of the known loops (minutes; run with BATAILLE_LONG_TESTS=1):

@@ -75,12 +75,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     };
     let header =
         format!("question,{what} of {} cards ({times}) of {first} to {last} rounds", args.cards);
-    let own = |dir: &Path| {
-        read_bounded(&dir.join("metadata.csv"), MAX_STATE_BYTES)
-            .ok()
-            .flatten()
-            .is_some_and(|t| t.contains(&header))
-    };
+    let own = |dir: &Path| crate::solve::holds_question(dir, &header);
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
     let settings = args.run.settings(true)?;
     let (mut rows, mut found) = if args.run.resume {
