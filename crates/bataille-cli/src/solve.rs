@@ -263,6 +263,7 @@ fn what(deals: bool) -> &'static str {
 fn ties(max_ties: Option<u32>) -> String {
     match max_ties {
         None => String::new(),
+        Some(0) => " with no tie in any trick".to_string(),
         Some(1) => " with at most 1 tie per trick".to_string(),
         Some(t) => format!(" with at most {t} ties per trick"),
     }
