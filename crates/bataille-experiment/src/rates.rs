@@ -7,10 +7,10 @@
 //! uniform sampler (positions of every split, each equally likely). Runs of the same game with
 //! the same seed play the same first deals, so only the largest of them counts; the others are
 //! added up. The shards `K/N` of one run play disjoint parts of it: they are added up, as one
-//! run of that seed (the larger of that sum and any whole run of the seed counts). Each cell gives the looping deals (positions) over those played and a 95%
-//! interval: exact for the Poisson count of rare events (the Clopper–Pearson limits of the
-//! Poisson mean, the binomial ones' limit for a rate this small), an upper bound of 3.0/n when
-//! none looped.
+//! run of that seed (the larger of that sum and any whole run of the seed counts). Each cell
+//! gives the looping deals (positions) over those played and a 95% interval: exact for the
+//! Poisson count of rare events (the Clopper–Pearson limits of the Poisson mean, the binomial
+//! ones' limit for a rate this small), an upper bound of 3.0/n when none looped.
 //!
 //! The natural deal rates with loops, ours and the explorer's pooled, are fitted by a line in
 //! log scale (each V weighted by its number of loops) and extrapolated to V = 13; the table
