@@ -6,7 +6,8 @@
 #
 # Questions named *-cards count periods in cards each player turns per turn of the loop
 # (`cycles solve --cards`), the others in tricks; *-ties-T ask only for loops whose tricks
-# have at most T ties (`--max-ties T`).
+# have at most T ties (`--max-ties T`), *-hand-M only loops in which one player holds at most
+# M cards at every trick boundary (`--max-hand M`).
 #
 # Usage: scripts/sat-solves.sh [NAME...]     run (or continue) the named questions (default all)
 #        scripts/sat-solves.sh table          the table of every question's periods (the "last"
@@ -38,6 +39,7 @@ QUESTIONS=(
     "aligned-28:aligned solve --cards 28 --max-rounds 4 --time-limit 3600"
     "c4v7-natural-cards-56:cycles solve -c 4 -v 7 -m natural --cards --period 56 --time-limit 10800"
     "c4v7-natural-cards-56-ties-1:cycles solve -c 4 -v 7 -m natural --cards --period 56 --max-ties 1 --time-limit 3600"
+    "c4v7-natural-cards-56-ties-1-hand-10:cycles solve -c 4 -v 7 -m natural --cards --period 56 --max-ties 1 --max-hand 10 --time-limit 3600"
     "c4v5-optimized-cards:cycles solve -c 4 -v 5 -m optimized --cards --max-period 36 --all --time-limit 5400"
     "c2v7-natural-cards:cycles solve -c 2 -v 7 -m natural --cards --max-period 48 --all --time-limit 7200"
     "c4v13-natural-cards:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all"

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use bataille_engine::{DeckSpec, Method, Methods, Position};
 use bataille_sat::{
-    Certificate, Counted, Found, Instance, Question, Settings, Verdict, solve, solver_version,
+    Certificate, Config, Counted, Found, Instance, Question, Settings, Verdict, solve,
 };
 use clap::Args;
 
@@ -56,6 +56,12 @@ pub(crate) struct SolveArgs {
     /// conclusion say so.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=1000))]
     max_ties: Option<u32>,
+    /// Only loops in which one player holds at most M cards at every trick boundary (M below
+    /// half the deck; with --cards, among positions of every split): lopsided loops, like
+    /// every loop met on the big decks so far. "complete" then certifies only that no such
+    /// loop exists.
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    max_hand: Option<u32>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -89,6 +95,11 @@ pub(crate) struct RunArgs {
     /// Replace the results in a non-empty --out directory.
     #[arg(long)]
     pub replace: bool,
+    /// CaDiCaL's configuration: default, sat (tuned to find a loop that exists) or unsat
+    /// (tuned to prove that none does). It changes the time a period takes, never its answer;
+    /// instances.csv records it with the solver.
+    #[arg(long, value_name = "NAME", default_value = "default")]
+    pub solver_config: Config,
 }
 
 /// While the solver searches: a line on standard error once 30 s have passed since the last one
@@ -143,6 +154,7 @@ impl RunArgs {
             work_dir: proofs,
             keep: self.keep,
             progress: Some(solver_progress),
+            config: self.solver_config,
         })
     }
 
@@ -156,7 +168,7 @@ impl RunArgs {
                 (q, rest.to_string()),
                 ("command", command_line()),
                 ("version", env!("CARGO_PKG_VERSION").to_string()),
-                ("solver", solver_version()),
+                ("solver", self.solver_config.solver()),
                 ("checker", "bataille_sat::lrat (RUP steps only)".to_string()),
                 (
                     "time_limit_s",
@@ -193,10 +205,12 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             period: p,
             deals: args.deals,
             max_ties: args.max_ties,
+            max_hand: args.max_hand,
         }
         .check()?;
     }
-    let header = header(deck, args.method, args.deals, counted, first, last, args.max_ties);
+    let restricted = restriction(args.max_ties, args.max_hand);
+    let header = header(deck, args.method, args.deals, counted, first, last, &restricted);
     let own = |dir: &Path| holds_question(dir, &header);
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
     let settings = args.run.settings(args.all)?;
@@ -216,9 +230,12 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         deck.values(),
         args.method.name(),
         what(args.deals),
-        ties(args.max_ties)
+        restricted
     );
-    println!("solver:    {} (LRAT proofs checked by bataille's own checker)", solver_version());
+    println!(
+        "solver:    {} (LRAT proofs checked by bataille's own checker)",
+        args.run.solver_config.solver()
+    );
     let mut stopped_at = None;
     let mut exact_found = rows.iter().any(|r| r.1 == "found");
     for period in first..=last {
@@ -235,6 +252,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             period,
             deals: args.deals,
             max_ties: args.max_ties,
+            max_hand: args.max_hand,
         };
         let blocked: Vec<Found> =
             if args.max_period.is_some() { known.clone() } else { Vec::new() };
@@ -251,7 +269,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     }
     args.run.put_away_proofs(&settings);
     write(&args, &header, &rows, &known)?;
-    println!("{}", conclusion(&rows, counted, first, last, args.all, stopped_at, args.max_ties));
+    println!("{}", conclusion(&rows, counted, first, last, args.all, stopped_at, &restricted));
     Ok(RunArgs::exit_code(&settings))
 }
 
@@ -259,14 +277,20 @@ fn what(deals: bool) -> &'static str {
     if deals { "loops through a deal" } else { "loops among positions of every split" }
 }
 
-/// The restriction of `--max-ties`, as the question, the report and the conclusion name it.
-fn ties(max_ties: Option<u32>) -> String {
-    match max_ties {
+/// The restrictions of `--max-ties` and `--max-hand`, as the question, the report and the
+/// conclusion name them.
+fn restriction(max_ties: Option<u32>, max_hand: Option<u32>) -> String {
+    let mut s = match max_ties {
         None => String::new(),
         Some(0) => " with no tie in any trick".to_string(),
         Some(1) => " with at most 1 tie per trick".to_string(),
         Some(t) => format!(" with at most {t} ties per trick"),
+    };
+    if let Some(m) = max_hand {
+        s += if max_ties.is_some() { " and" } else { " with" };
+        let _ = write!(s, " one hand of at most {m} cards");
     }
+    s
 }
 
 fn header(
@@ -276,7 +300,7 @@ fn header(
     counted: Counted,
     first: u32,
     last: u32,
-    max_ties: Option<u32>,
+    restricted: &str,
 ) -> String {
     format!(
         "question,C={} V={} {} {} periods {}{first} to {last}{}",
@@ -285,7 +309,7 @@ fn header(
         method.name(),
         if deals { "deals" } else { "positions" },
         if counted == Counted::Cards { "in cards " } else { "" },
-        ties(max_ties)
+        restricted
     )
 }
 
@@ -327,7 +351,7 @@ fn instance_row(inst: &Instance) -> String {
         inst.calls,
         inst.solve_seconds,
         inst.cnf_sha256,
-        solver_version()
+        inst.solver
     )
 }
 
@@ -376,9 +400,8 @@ fn conclusion(
     last: u32,
     all: bool,
     stopped: Option<u32>,
-    max_ties: Option<u32>,
+    restricted: &str,
 ) -> String {
-    let restricted = ties(max_ties);
     let complete_to =
         (first..=last).take_while(|p| rows.iter().any(|r| r.0 == *p && r.1 == "complete")).last();
     let mut s = String::new();

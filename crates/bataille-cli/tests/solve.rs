@@ -124,6 +124,52 @@ fn periods_counted_in_cards_find_the_c4v3_loop_at_26_cards() {
 }
 
 #[test]
+fn solver_configurations_give_the_same_answers() {
+    let dir = scratch!("configs");
+    // C=1 V=5 to 7 tricks: refutations at 1 to 5 and 7, two loops at 6.
+    let mut files = Vec::new();
+    for config in ["default", "sat", "unsat"] {
+        let out = dir.join(config);
+        let o = run_ok(&[
+            "cycles",
+            "solve",
+            "-c",
+            "1",
+            "-v",
+            "5",
+            "--max-period",
+            "7",
+            "--all",
+            "--solver-config",
+            config,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let solver = match config {
+            "default" => "cadical-3.0.1".to_string(),
+            c => format!("cadical-3.0.1 --{c}"),
+        };
+        assert!(o.contains(&format!("solver:    {solver} (LRAT")), "{o}");
+        assert!(o.contains("certified: every loop of period 1 to 7 is listed"), "{o}");
+        let instances = fs::read_to_string(out.join("instances.csv")).unwrap();
+        assert!(instances.lines().skip(1).all(|l| l.ends_with(&format!(",{solver}"))));
+        let metadata = fs::read_to_string(out.join("metadata.csv")).unwrap();
+        assert!(metadata.contains(&format!("solver,{solver}\n")), "{metadata}");
+        // Verdicts, loop counts and CNF sizes; not the solver's own columns (times, proofs).
+        let verdicts: Vec<String> =
+            instances.lines().map(|l| l.split(',').take(6).collect::<Vec<_>>().join(",")).collect();
+        // The loops by id and period: the position given is any of the loop's.
+        let cycles = fs::read_to_string(out.join("cycles.csv")).unwrap();
+        let loops: Vec<String> =
+            cycles.lines().map(|l| l.split(',').take(3).collect::<Vec<_>>().join(",")).collect();
+        files.push((loops, verdicts));
+    }
+    assert_eq!(files[0].0.len(), 3, "two loops: {:?}", files[0].0);
+    assert_eq!(files[0], files[1]);
+    assert_eq!(files[0], files[2]);
+}
+
+#[test]
 fn bad_questions_are_refused() {
     let dir = scratch!("bad");
     let out = dir.join("out");
@@ -137,6 +183,13 @@ fn bad_questions_are_refused() {
         (vec!["-c", "1", "-v", "1", "--period", "2"], "has no loop"),
         (vec!["-c", "4", "-v", "3"], "--period <P>"),
         (vec!["-c", "4", "-v", "3", "--period", "3", "--time-limit", "-1"], "--time-limit"),
+        (vec!["-c", "4", "-v", "3", "--period", "3", "--solver-config", "fast"], "default, sat or"),
+        (vec!["-c", "4", "-v", "3", "--cards", "--period", "4", "--max-hand", "6"], "1 to 5 on"),
+        (vec!["-c", "4", "-v", "3", "--period", "4", "--max-hand", "2"], "needs periods counted"),
+        (
+            vec!["-c", "4", "-v", "3", "--cards", "--deals", "--period", "4", "--max-hand", "2"],
+            "not --deals",
+        ),
     ] {
         let mut all = vec!["cycles", "solve"];
         all.extend(args.iter().copied());

@@ -75,6 +75,11 @@ pub struct Question {
     /// sooner. Then a complete answer certifies only that no loop with such tricks exists.
     /// `None`: every trick the deck allows.
     pub max_ties: Option<u32>,
+    /// Only loops in which one player holds at most this many cards at every trick boundary
+    /// (fewer than half the deck): the lopsided loops every big-deck loop met so far is. Only
+    /// for periods counted in cards, among positions of every split. A complete answer then
+    /// certifies only that no such loop exists. `None`: every split.
+    pub max_hand: Option<u32>,
 }
 
 /// What a period counts.
@@ -125,6 +130,18 @@ pub enum QuestionError {
          than the {limit:.0e} this command builds: choose a smaller period or deck"
     )]
     TooLarge { c: usize, v: usize, period: u32, unit: &'static str, clauses: f64, limit: f64 },
+    /// A bound on the smaller hand that is not below half the deck, or is 0.
+    #[error(
+        "a bound on the smaller hand must be 1 to {most} on a deck of {cards} cards (below \
+         half the deck), not {given}"
+    )]
+    MaxHand { given: u32, cards: usize, most: usize },
+    /// A bound on the smaller hand asked of the trick formula, or of deals.
+    #[error(
+        "a bound on the smaller hand needs periods counted in cards (--cards), among positions \
+         of every split (not --deals)"
+    )]
+    MaxHandWhere,
 }
 
 /// The largest formula built, in clauses (about 4 GB of memory for the formula and the
@@ -142,6 +159,15 @@ impl Question {
         }
         if self.deck.cards() < 2 {
             return Err(QuestionError::TinyDeck(self.deck.cards()));
+        }
+        if let Some(m) = self.max_hand {
+            let (cards, most) = (self.deck.cards(), (self.deck.cards() - 1) / 2);
+            if m == 0 || m as usize > most {
+                return Err(QuestionError::MaxHand { given: m, cards, most });
+            }
+            if self.counted != Counted::Cards || self.deals {
+                return Err(QuestionError::MaxHandWhere);
+            }
         }
         let clauses = self.estimated_clauses();
         if clauses > MAX_CLAUSES {

@@ -25,7 +25,8 @@ pub use aligned::{
 };
 pub use encode::{Counted, Encoding, Question, QuestionError};
 pub use solve::{
-    Certificate, Found, Instance, Settings, SolveError, Solved, Verdict, solve, solver_version,
+    Certificate, Config, Found, Instance, Settings, SolveError, Solved, Verdict, solve,
+    solver_version,
 };
 
 #[cfg(test)]

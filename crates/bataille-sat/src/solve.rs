@@ -80,6 +80,8 @@ pub struct Solved<Q, F> {
     pub solve_seconds: f64,
     /// The certificate, for [`Verdict::Complete`].
     pub certificate: Option<Certificate>,
+    /// The solver and its configuration ([`Config::solver`]).
+    pub solver: String,
 }
 
 /// One period's answer: the loops found (period P or a divisor of it).
@@ -98,6 +100,7 @@ impl<Q, F> Solved<Q, F> {
             calls: run.calls,
             solve_seconds: run.solve_seconds,
             certificate: run.certificate,
+            solver: run.solver,
         }
     }
 }
@@ -147,6 +150,63 @@ pub struct Settings {
     /// second): the solver calls of the period so far, the running one included, and the
     /// seconds since the period started. It should return at once.
     pub progress: Option<fn(u32, f64)>,
+    /// CaDiCaL's configuration: it tunes the search, never what is answered.
+    pub config: Config,
+}
+
+/// CaDiCaL's configurations (its command-line `--sat` and `--unsat`): presets of its options
+/// that favour formulas with models, or without. They change how long a period takes, not
+/// its answer: a model is still replayed by the engine, a refutation still checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Config {
+    /// CaDiCaL's own defaults.
+    #[default]
+    Default,
+    /// Tuned for formulas with models (longer stable phases, less inprocessing): finding a
+    /// loop that exists.
+    Sat,
+    /// Tuned for formulas without models: proving that no loop exists.
+    Unsat,
+}
+
+impl Config {
+    /// The configuration's name, as CaDiCaL and the command line spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Config::Default => "default",
+            Config::Sat => "sat",
+            Config::Unsat => "unsat",
+        }
+    }
+
+    /// The solver and this configuration, as the output files record them:
+    /// `cadical-3.0.1`, or `cadical-3.0.1 --sat`.
+    pub fn solver(self) -> String {
+        match self {
+            Config::Default => solver_version(),
+            c => format!("{} --{}", solver_version(), c.name()),
+        }
+    }
+
+    /// A new solver with this configuration.
+    fn solver_new(self) -> Result<CaDiCal, SolveError> {
+        let mut s = CaDiCal::new();
+        if self != Config::Default && !s.configure(self.name()) {
+            return Err(SolveError::Solver(format!("the configuration {}", self.name())));
+        }
+        Ok(s)
+    }
+}
+
+impl std::str::FromStr for Config {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Config, String> {
+        [Config::Default, Config::Sat, Config::Unsat]
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| format!("'{s}' is not a solver configuration: default, sat or unsat"))
+    }
 }
 
 /// The solver's name and version.
@@ -206,6 +266,7 @@ pub(crate) struct Run {
     pub solve_seconds: f64,
     pub cnf_sha256: String,
     pub certificate: Option<Certificate>,
+    pub solver: String,
 }
 
 /// Solves `cnf` until it is unsatisfiable, the time is up, or `on_model` says to stop. Each
@@ -234,7 +295,7 @@ pub(crate) fn drive(
     let cnf_path = settings.work_dir.join(format!("{stem}.cnf"));
     let proof_path = settings.work_dir.join(format!("{stem}.lrat"));
     let traced = |cnf: &Cnf| -> Result<CaDiCal, SolveError> {
-        let mut s = CaDiCal::new();
+        let mut s = settings.config.solver_new()?;
         for (name, value) in [("lrat", 1), ("binary", 0)] {
             if !s.set(name, value) {
                 return Err(SolveError::Solver(format!("the option {name}={value}")));
@@ -291,7 +352,7 @@ pub(crate) fn drive(
                 Status::UNKNOWN => break 'run Verdict::Undecided,
             }
             drop(s);
-            let mut s = CaDiCal::new();
+            let mut s = settings.config.solver_new()?;
             s.connect_terminator(clock());
             let mut given = 0;
             let verdict = loop {
@@ -341,7 +402,14 @@ pub(crate) fn drive(
     } else if verdict != Verdict::Complete {
         let _ = fs::remove_file(&proof_path);
     }
-    Ok(Run { verdict, calls, solve_seconds, cnf_sha256, certificate })
+    Ok(Run {
+        verdict,
+        calls,
+        solve_seconds,
+        cnf_sha256,
+        certificate,
+        solver: settings.config.solver(),
+    })
 }
 
 fn add_clauses<'a>(s: &mut CaDiCal, clauses: impl Iterator<Item = &'a [Lit]>) {

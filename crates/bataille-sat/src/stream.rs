@@ -39,6 +39,15 @@
 //! Unless only deals are asked for, the first hand is the smallest hand of its loop at every
 //! trick boundary, both players counted, as in the census's canonical positions.
 //!
+//! # Lopsided loops
+//!
+//! `Question::max_hand` = M, with 2M < N, asks for the loops in which one player holds at most
+//! M cards at every trick boundary. The formula requires it of the first hand: `a ≤ M`, and
+//! `F − i ≤ M` at every trick start i. That is exact. In such a loop the other player always
+//! holds at least N − M > M cards, so the smallest hand of the loop is the first player's, and
+//! the canonical position above has him first: the loop has a model. Conversely a model's
+//! first hand is at most M at every trick boundary of the turn, hence of the loop.
+//!
 //! # Optimized stacking
 //!
 //! The winner's pile is the trick's cards sorted from strongest to weakest: for each reveal e
@@ -328,6 +337,15 @@ impl Stream {
             // start neither hand (queue end − reveals made) is shorter than a.
             cnf.add(&[-s.a_ge[n / 2 + 1]]);
             cnf.add(&[first_wins[0]]);
+            if let Some(m) = q.max_hand.map(|m| m as usize) {
+                // The first hand holds at most M cards at every trick start (below).
+                cnf.add(&[-s.a_ge[m + 1]]);
+                for i in 1..k {
+                    for t in starts[0][i].values().filter(|&t| t > i + m) {
+                        cnf.add(&[-start[i], -starts[0][i].is(t)]);
+                    }
+                }
+            }
             for h in 0..2 {
                 for i in 1..k {
                     for t in starts[h][i].values() {

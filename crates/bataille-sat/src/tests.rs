@@ -5,13 +5,14 @@ use std::sync::atomic::AtomicBool;
 
 use bataille_cycles::census::{CensusSpec, CensusState, run_sequential};
 use bataille_engine::{
-    DeckSpec, Game, Limits, Method, Methods, NoRandom, Outcome, Position, Tricks, play,
+    DeckSpec, Game, Limits, Method, Methods, NoRandom, Outcome, Player, Position, TrickResult,
+    Tricks, play,
 };
 use bataille_search::Shard;
 
 use bataille_cycles::blocks::{self, BlocksSpec, BlocksState};
 
-use crate::{AlignedQuestion, Counted, Question, Settings, Verdict, solve, solve_aligned};
+use crate::{AlignedQuestion, Config, Counted, Question, Settings, Verdict, solve, solve_aligned};
 
 /// True (and says so) unless BATAILLE_LONG_TESTS is set: the long tests run only then.
 fn skipped() -> bool {
@@ -31,32 +32,51 @@ fn settings(dir: &std::path::Path) -> Settings {
         work_dir: dir.to_path_buf(),
         keep: false,
         progress: None,
+        config: Config::Default,
     }
 }
 
 /// Cycle ids by period, for the periods up to `max`.
 type Loops = BTreeMap<u64, Vec<u64>>;
 
-/// The loops of every period up to `max`, as the solver finds them, every answer certified.
-fn solved(c: usize, v: usize, method: Method, counted: Counted, max: u32) -> Loops {
-    solved_of(c, v, method, counted, false, None, max)
+/// The loops asked for: at most `ties` ties per trick, one hand of at most `hand` cards.
+#[derive(Debug, Clone, Copy)]
+struct Only {
+    ties: Option<u32>,
+    hand: Option<u32>,
 }
 
-/// The same, with only loops through a deal when `deals`, and only loops whose tricks have at
-/// most `max_ties` ties when given.
+const EVERY: Only = Only { ties: None, hand: None };
+
+fn ties(t: u32) -> Only {
+    Only { ties: Some(t), hand: None }
+}
+
+fn hand(m: u32) -> Only {
+    Only { ties: None, hand: Some(m) }
+}
+
+/// The loops of every period up to `max`, as the solver finds them, every answer certified.
+fn solved(c: usize, v: usize, method: Method, counted: Counted, max: u32) -> Loops {
+    solved_of(c, v, method, counted, false, EVERY, max)
+}
+
+/// The same, with only loops through a deal when `deals`, and only the loops `only` asks for.
 fn solved_of(
     c: usize,
     v: usize,
     method: Method,
     counted: Counted,
     deals: bool,
-    max_ties: Option<u32>,
+    only: Only,
     max: u32,
 ) -> Loops {
     let dir = std::env::temp_dir().join(format!(
-        "bataille-sat-{c}-{v}-{}-{}-{deals}-{max_ties:?}-{}",
+        "bataille-sat-{c}-{v}-{}-{}-{deals}-{:?}-{:?}-{}",
         method.name(),
         counted.unit(),
+        only.ties,
+        only.hand,
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
@@ -65,7 +85,8 @@ fn solved_of(
     let mut out = Loops::new();
     for period in 1..=max {
         let deck = DeckSpec::new(c, v).unwrap();
-        let q = Question { deck, method, counted, period, deals, max_ties };
+        let (max_ties, max_hand) = (only.ties, only.hand);
+        let q = Question { deck, method, counted, period, deals, max_ties, max_hand };
         let inst = solve(&q, &known, &settings).unwrap();
         assert_eq!(inst.verdict, Verdict::Complete, "{q:?}");
         assert!(inst.certificate.is_some());
@@ -88,17 +109,20 @@ fn solved_at(
     v: usize,
     method: Method,
     counted: Counted,
-    max_ties: Option<u32>,
+    only: Only,
     period: u32,
 ) -> Vec<u64> {
     let dir = std::env::temp_dir().join(format!(
-        "bataille-sat-at-{c}-{v}-{}-{period}-{max_ties:?}-{}",
+        "bataille-sat-at-{c}-{v}-{}-{period}-{:?}-{:?}-{}",
         method.name(),
+        only.ties,
+        only.hand,
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let deck = DeckSpec::new(c, v).unwrap();
-    let q = Question { deck, method, counted, period, deals: false, max_ties };
+    let (max_ties, max_hand) = (only.ties, only.hand);
+    let q = Question { deck, method, counted, period, deals: false, max_ties, max_hand };
     let inst = solve(&q, &[], &settings(&dir)).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(inst.verdict, Verdict::Complete, "{q:?}");
@@ -111,7 +135,7 @@ fn solved_at(
 
 /// The census's loops of period up to `max`.
 fn census(c: usize, v: usize, method: Method, counted: Counted, max: u32) -> Loops {
-    census_of(c, v, method, counted, None, max)
+    census_of(c, v, method, counted, EVERY, max)
 }
 
 /// The ties of the longest trick of the loop through `position`, over its `period` tricks.
@@ -122,16 +146,25 @@ fn most_ties(position: &Position, method: Method, period: u64) -> u32 {
     most.expect("a loop has tricks")
 }
 
-/// The census's loops of period up to `max` whose tricks have at most `max_ties` ties when
-/// given.
-fn census_of(
-    c: usize,
-    v: usize,
-    method: Method,
-    counted: Counted,
-    max_ties: Option<u32>,
-    max: u32,
-) -> Loops {
+/// The hand of each player at each trick boundary of the loop through `position`, over its
+/// `period` tricks: the largest, for the player whose largest is smaller.
+fn smaller_hand_at_most(position: &Position, method: Method, period: u64) -> u32 {
+    let start = Game::new(position);
+    let mut lens = [position.first().len() as i64, position.second().len() as i64];
+    let mut most = lens;
+    let tricks = Tricks::new(&start, Methods::both(method), NoRandom, Limits::DETERMINISTIC);
+    for t in tricks.take(period as usize) {
+        let TrickResult::Taken(winner) = t.result else { panic!("a loop's trick ended the game") };
+        let w = usize::from(winner == Player::Second);
+        lens[w] += i64::from(t.reveals);
+        lens[1 - w] -= i64::from(t.reveals);
+        most = [most[0].max(lens[0]), most[1].max(lens[1])];
+    }
+    most[0].min(most[1]) as u32
+}
+
+/// The census's loops of period up to `max` that `only` asks for.
+fn census_of(c: usize, v: usize, method: Method, counted: Counted, only: Only, max: u32) -> Loops {
     let spec = CensusSpec::new(DeckSpec::new(c, v).unwrap(), method).unwrap();
     let mut state = CensusState::new(spec, Shard::WHOLE);
     run_sequential(&mut state);
@@ -144,9 +177,11 @@ fn census_of(
             Counted::Tricks => cycle.period_tricks,
             Counted::Cards => cycle.period_cards,
         };
-        let short =
-            max_ties.is_none_or(|t| most_ties(&f.position(), method, cycle.period_tricks) <= t);
-        if period <= u64::from(max) && short {
+        let p = f.position();
+        let short = only.ties.is_none_or(|t| most_ties(&p, method, cycle.period_tricks) <= t);
+        let lopsided =
+            only.hand.is_none_or(|m| smaller_hand_at_most(&p, method, cycle.period_tricks) <= m);
+        if period <= u64::from(max) && short && lopsided {
             out.entry(period).or_default().push(cycle.id.0);
         }
     }
@@ -213,8 +248,8 @@ fn small_decks_equal_the_census_in_cards() {
 fn both_formulas_agree_on_loops_through_deals() {
     let mut loops = 0;
     for v in 2..=8 {
-        let tricks = solved_of(1, v, Method::Natural, Counted::Tricks, true, None, 8);
-        let cards = solved_of(1, v, Method::Natural, Counted::Cards, true, None, 8);
+        let tricks = solved_of(1, v, Method::Natural, Counted::Tricks, true, EVERY, 8);
+        let cards = solved_of(1, v, Method::Natural, Counted::Cards, true, EVERY, 8);
         assert_eq!(tricks, cards, "C=1 V={v}: loops through a deal, tricks (left), cards (right)");
         loops += cards.values().map(Vec::len).sum::<usize>();
     }
@@ -233,8 +268,8 @@ fn loops_with_few_ties_are_the_census_loops_with_short_battles() {
             for (counted, max) in [(Counted::Tricks, 8), (Counted::Cards, 10)] {
                 let every = census(c, v, method, counted, max);
                 for t in [0, 1] {
-                    let got = solved_of(c, v, method, counted, false, Some(t), max);
-                    let want = census_of(c, v, method, counted, Some(t), max);
+                    let got = solved_of(c, v, method, counted, false, ties(t), max);
+                    let want = census_of(c, v, method, counted, ties(t), max);
                     assert_eq!(
                         got,
                         want,
@@ -251,12 +286,12 @@ fn loops_with_few_ties_are_the_census_loops_with_short_battles() {
     // A loop with battles of two ties, at its own period alone (every loop): C=4 V=3 natural,
     // whose loop has 19 tricks (the trick formula) and turns 26 cards (the stream formula).
     // With at most 1 tie it is not a model, with at most 2 it is.
-    for (c, v, counted, period, loops, ties) in
+    for (c, v, counted, period, loops, bounds) in
         [(4, 3, Counted::Cards, 26, 1, [1, 2]), (4, 3, Counted::Tricks, 19, 1, [1, 2])]
     {
-        for t in ties {
-            let got = solved_at(c, v, Method::Natural, counted, Some(t), period);
-            let want = census_of(c, v, Method::Natural, counted, Some(t), period)
+        for t in bounds {
+            let got = solved_at(c, v, Method::Natural, counted, ties(t), period);
+            let want = census_of(c, v, Method::Natural, counted, ties(t), period)
                 .remove(&u64::from(period))
                 .unwrap_or_default();
             assert_eq!(
@@ -268,6 +303,48 @@ fn loops_with_few_ties_are_the_census_loops_with_short_battles() {
             kept += want.len();
             left_out += loops - want.len();
         }
+    }
+    // Not a comparison of empty sets, nor of the unrestricted ones.
+    assert!(kept >= 1 && left_out >= 1, "{kept} loops kept, {left_out} left out");
+}
+
+/// Lopsided loops (`max_hand`: one player holds at most M cards at every trick boundary), in
+/// cards, against the census's loops whose smaller player's largest hand is at most M, for
+/// every M below half the deck: the restriction keeps exactly those loops.
+#[test]
+fn lopsided_loops_are_the_census_loops_with_a_small_hand() {
+    let (mut kept, mut left_out) = (0, 0);
+    let count = |l: &Loops| l.values().map(Vec::len).sum::<usize>();
+    for (c, v) in [(1, 5), (1, 7), (2, 4), (3, 3), (4, 3)] {
+        for method in [Method::Natural, Method::Optimized] {
+            let every = census(c, v, method, Counted::Cards, 10);
+            for m in 1..=(c * v - 1) as u32 / 2 {
+                let got = solved_of(c, v, method, Counted::Cards, false, hand(m), 10);
+                let want = census_of(c, v, method, Counted::Cards, hand(m), 10);
+                assert_eq!(
+                    got,
+                    want,
+                    "C={c} V={v} {}, one hand of at most {m}: the solver (left), the census (right)",
+                    method.name()
+                );
+                kept += count(&want);
+                left_out += count(&every) - count(&want);
+            }
+        }
+    }
+    // A loop with battles: C=4 V=3 natural turns 26 cards, its smaller player holding at most
+    // H cards; at most H − 1 leaves it out, at most H keeps it.
+    let loops = solved_at(4, 3, Method::Natural, Counted::Cards, EVERY, 26);
+    assert_eq!(loops, census(4, 3, Method::Natural, Counted::Cards, 26)[&26]);
+    // A position of that loop (the solver's), checked to be on it.
+    let position = Position::parse("[3, 3] / [3, 1, 3, 2, 1, 1, 2, 2, 2, 1]").unwrap();
+    let r = play(&position, Methods::both(Method::Natural), &mut NoRandom, Limits::DETERMINISTIC);
+    let Outcome::Cycle(cycle) = r.outcome else { panic!("{position:?} does not loop") };
+    assert_eq!(vec![cycle.id.0], loops);
+    let h = smaller_hand_at_most(&position, Method::Natural, cycle.period_tricks);
+    for m in [h - 1, h].into_iter().filter(|m| (1..=5).contains(m)) {
+        let got = solved_at(4, 3, Method::Natural, Counted::Cards, hand(m), 26);
+        assert_eq!(got, if m == h { loops.clone() } else { Vec::new() }, "at most {m}");
     }
     // Not a comparison of empty sets, nor of the unrestricted ones.
     assert!(kept >= 1 && left_out >= 1, "{kept} loops kept, {left_out} left out");

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use bataille_cycles::blocks::{self, BlockCycle, CATALOGUE_HEADER};
 use bataille_engine::Position;
-use bataille_sat::{AlignedInstance, AlignedQuestion, Verdict, solve_aligned, solver_version};
+use bataille_sat::{AlignedInstance, AlignedQuestion, Verdict, solve_aligned};
 use clap::Args;
 
 use crate::output::{MAX_STATE_BYTES, OutputFiles, prepare_outputs, read_bounded};
@@ -87,7 +87,10 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let decided: Vec<u32> = rows.iter().map(|r| r.0).collect();
     found.retain(|c| decided.contains(&(c.period_rounds as u32)));
     println!("question:  {what} of {} cards, hands of {}, {times}", args.cards, args.cards / 2);
-    println!("solver:    {} (LRAT proofs checked by bataille's own checker)", solver_version());
+    println!(
+        "solver:    {} (LRAT proofs checked by bataille's own checker)",
+        settings.config.solver()
+    );
     let mut stopped_at = None;
     for rounds in (first..=last).filter(|r| !decided.contains(r)) {
         let q = AlignedQuestion {
@@ -147,7 +150,7 @@ fn instance_row(inst: &AlignedInstance) -> String {
         inst.calls,
         inst.solve_seconds,
         inst.cnf_sha256,
-        solver_version()
+        inst.solver
     )
 }
 
