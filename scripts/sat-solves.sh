@@ -47,6 +47,7 @@ QUESTIONS=(
     "c4v13-optimized-cards:cycles solve -c 4 -v 13 -m optimized --cards --max-period 60 --all"
     "c4v13-natural-cards-ties-0:cycles solve -c 4 -v 13 -m natural --cards --max-period 80 --all --max-ties 0"
     "c4v13-natural-cards-ties-1:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all --max-ties 1"
+    "c4v13-natural-cards-ties-1-hand-18:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all --max-ties 1 --max-hand 18"
     "c2v7-natural-cards-48:cycles solve -c 2 -v 7 -m natural --cards --period 48 --time-limit 1500"
     "c4v6-natural-cards:cycles solve -c 4 -v 6 -m natural --cards --max-period 48 --all"
     "c4v7-natural-cards:cycles solve -c 4 -v 7 -m natural --cards --max-period 56 --all"

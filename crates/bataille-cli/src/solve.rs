@@ -57,9 +57,8 @@ pub(crate) struct SolveArgs {
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(0..=1000))]
     max_ties: Option<u32>,
     /// Only loops in which one player holds at most M cards at every trick boundary (M below
-    /// half the deck; with --cards, among positions of every split): lopsided loops, like
-    /// every loop met on the big decks so far. "complete" then certifies only that no such
-    /// loop exists.
+    /// half the deck; with --cards, among positions of every split): lopsided loops, like the
+    /// C=4 V=7 loops met so far. "complete" then certifies only that no such loop exists.
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=1000))]
     max_hand: Option<u32>,
     #[command(flatten)]

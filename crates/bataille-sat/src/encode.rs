@@ -76,7 +76,7 @@ pub struct Question {
     /// `None`: every trick the deck allows.
     pub max_ties: Option<u32>,
     /// Only loops in which one player holds at most this many cards at every trick boundary
-    /// (fewer than half the deck): the lopsided loops every big-deck loop met so far is. Only
+    /// (fewer than half the deck): lopsided loops, as the C=4 V=7 loops met so far are. Only
     /// for periods counted in cards, among positions of every split. A complete answer then
     /// certifies only that no such loop exists. `None`: every split.
     pub max_hand: Option<u32>,
