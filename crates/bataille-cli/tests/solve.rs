@@ -128,23 +128,12 @@ fn solver_configurations_give_the_same_answers() {
     let dir = scratch!("configs");
     // C=1 V=5 to 7 tricks: refutations at 1 to 5 and 7, two loops at 6.
     let mut files = Vec::new();
+    let question = ["cycles", "solve", "-c", "1", "-v", "5", "--max-period", "7", "--all"];
     for config in ["default", "sat", "unsat"] {
         let out = dir.join(config);
-        let o = run_ok(&[
-            "cycles",
-            "solve",
-            "-c",
-            "1",
-            "-v",
-            "5",
-            "--max-period",
-            "7",
-            "--all",
-            "--solver-config",
-            config,
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let mut args = question.to_vec();
+        args.extend(["--solver-config", config, "--out", out.to_str().unwrap()]);
+        let o = run_ok(&args);
         let solver = match config {
             "default" => "cadical-3.0.1".to_string(),
             c => format!("cadical-3.0.1 --{c}"),
