@@ -7,7 +7,9 @@
 # Questions named *-cards count periods in cards each player turns per turn of the loop
 # (`cycles solve --cards`), the others in tricks; *-ties-T ask only for loops whose tricks
 # have at most T ties (`--max-ties T`), *-hand-M only loops in which one player holds at most
-# M cards at every trick boundary (`--max-hand M`).
+# M cards at every trick boundary (`--max-hand M`). Questions with --split solve each period
+# in parts (one per length of the smallest hand, `parts.csv`), THREADS of them at once
+# (default 1; on a workstation, the number of cores).
 #
 # Usage: scripts/sat-solves.sh [NAME...]     run (or continue) the named questions (default all)
 #        scripts/sat-solves.sh table          the table of every question's periods (the "last"
@@ -17,11 +19,14 @@
 # Environment: BIN (default target/release/bataille), LIMIT (seconds per period, default 600,
 #   unless the question sets its own), JOBS (questions solved at once, default 1: the solver
 #   uses one core, so on a workstation JOBS=<cores> runs that many questions side by side, each
-#   line of output prefixed with its question's name; the answers are the same as in a row).
+#   line of output prefixed with its question's name; the answers are the same as in a row),
+#   THREADS (parts of a --split question solved at once, default 1).
 set -euo pipefail
 BIN=${BIN:-target/release/bataille}
 LIMIT=${LIMIT:-600}
 JOBS=${JOBS:-1}
+THREADS=${THREADS:-1}
+[[ $THREADS =~ ^[1-9][0-9]*$ ]] || { echo "THREADS must be a positive number, not '$THREADS'" >&2; exit 2; }
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "JOBS must be a positive number, not '$JOBS'" >&2; exit 2; }
 BASE=results/sat
 
@@ -124,23 +129,30 @@ for q in "${QUESTIONS[@]}"; do
     fi
     # A period left undecided at this very limit would only be undecided again: the question
     # waits for a larger limit (LIMIT, or its own --time-limit) rather than spend it twice.
+    # A split period's row sums its parts' seconds (and has no formula hash, column 13): its
+    # parts, in parts.csv, are the ones that ran into the limit.
     if [[ -f $out/instances.csv ]] && awk -F, -v s="$seconds" '
-        NR > 1 && ($2 == "undecided" || $3 == "undecided") && $8 >= 0.95 * s { f = 1 } END { exit !f }
-    ' "$out/instances.csv"; then
+        FNR == 1 { parts = FILENAME ~ /parts.csv$/; next }
+        parts && $4 == "undecided" && $9 >= 0.95 * s { f = 1 }
+        !parts && ($2 == "undecided" || ($3 == "undecided" && $13 != "")) && $8 >= 0.95 * s { f = 1 }
+        END { exit !f }
+    ' "$out/instances.csv" $([[ -f $out/parts.csv ]] && echo "$out/parts.csv"); then
         echo "== $name: undecided at its limit of $seconds s already; skipped (raise the limit to try again)"
         continue
     fi
-    echo "== $name: $flags ${limit[*]} ${resume[*]}"
+    threads=()
+    [[ $flags == *--split* ]] && threads=(--threads "$THREADS")
+    echo "== $name: $flags ${limit[*]} ${threads[*]} ${resume[*]}"
     if [[ $JOBS == 1 ]]; then
         # shellcheck disable=SC2086
-        "$BIN" $flags "${limit[@]}" --out "$out" "${resume[@]}"
+        "$BIN" $flags "${limit[@]}" "${threads[@]}" --out "$out" "${resume[@]}"
         continue
     fi
     while (($(jobs -rp | wc -l) >= JOBS)); do
         wait -n || failed=1
     done
     # shellcheck disable=SC2086
-    ("$BIN" $flags "${limit[@]}" --out "$out" "${resume[@]}" 2>&1 | sed -u "s/^/[$name] /"
+    ("$BIN" $flags "${limit[@]}" "${threads[@]}" --out "$out" "${resume[@]}" 2>&1 | sed -u "s/^/[$name] /"
         exit "${PIPESTATUS[0]}") &
 done
 while (($(jobs -rp | wc -l) > 0)); do

@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -61,6 +61,16 @@ pub(crate) struct SolveArgs {
     /// C=4 V=7 loops met so far. "complete" then certifies only that no such loop exists.
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=1000))]
     max_hand: Option<u32>,
+    /// Solve each period in parts, one per length of the loop's smallest hand (1 card to half
+    /// the deck, or to --max-hand): each part is a smaller formula with a proof of its own, the
+    /// period is complete when every part is, and --threads parts are solved side by side.
+    /// parts.csv lists the parts; --time-limit applies to each part. With --cards, among
+    /// positions of every split.
+    #[arg(long)]
+    split: bool,
+    /// Parts solved at once with --split, one solver per thread (0: one per core).
+    #[arg(long, value_name = "N", requires = "split", value_parser = crate::checks::threads)]
+    threads: Option<usize>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -75,8 +85,8 @@ impl SolveArgs {
 /// The flags every solver command shares: time, proofs, output directory.
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// Seconds each period may take (all its solver calls); a period not decided in time is
-    /// reported as undecided, and the search stops there.
+    /// Seconds each period may take (all its solver calls; each part of a split period); a
+    /// period not decided in time is reported as undecided, and the search stops there.
     #[arg(long, value_name = "SECONDS", value_parser = crate::checks::seconds)]
     pub time_limit: Option<Duration>,
     /// Keep each period's CNF and proof in --out/proofs; otherwise only their SHA-256 and
@@ -205,8 +215,12 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             deals: args.deals,
             max_ties: args.max_ties,
             max_hand: args.max_hand,
+            first_hand: None,
         }
         .check()?;
+        if args.split {
+            split_check(deck, counted, args.deals)?;
+        }
     }
     let restricted = restriction(args.max_ties, args.max_hand);
     let header = header(deck, args.method, args.deals, counted, first, last, &restricted);
@@ -215,14 +229,16 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let settings = args.run.settings(args.all)?;
     let methods = Methods::both(args.method);
 
-    // Resume: the periods decided before, and their loops.
-    let (mut rows, mut known) = if args.run.resume {
+    // Resume: the periods decided before, the parts of split periods, and their loops.
+    let (mut rows, mut parts, mut known) = if args.run.resume {
         read_previous(&args.run.out, methods)?
     } else {
-        (Vec::new(), Vec::new())
+        (Vec::new(), Vec::new(), Vec::new())
     };
     let decided: Vec<u32> = rows.iter().filter(|r| r.1 != "undecided").map(|r| r.0).collect();
     rows.retain(|r| decided.contains(&r.0));
+    // A part left undecided is solved again; so is every part of a period now solved whole.
+    parts.retain(|r| r.verdict != "undecided" && (args.split || decided.contains(&r.period)));
     println!(
         "deck:      C={} V={} {}, {}{}",
         deck.colours(),
@@ -252,24 +268,213 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             deals: args.deals,
             max_ties: args.max_ties,
             max_hand: args.max_hand,
+            first_hand: None,
         };
         let blocked: Vec<Found> =
             if args.max_period.is_some() { known.clone() } else { Vec::new() };
-        let inst = solve(&q, &blocked, &settings)?;
-        report(&inst);
-        rows.push((period, verdict_name(&inst.verdict).to_string(), instance_row(&inst)));
-        known.extend(inst.found.iter().cloned());
-        exact_found |= inst.verdict == Verdict::Found;
-        write(&args, &header, &rows, &known)?;
-        if inst.verdict == Verdict::Undecided {
+        let verdict = if args.split {
+            let threads = match args.threads {
+                None | Some(0) => crate::checks::cores(),
+                Some(n) => n,
+            };
+            let ctx = SplitRun { args: &args, header: &header, settings: &settings };
+            ctx.period(&q, &blocked, threads, &mut rows, &mut parts, &mut known)?
+        } else {
+            let inst = solve(&q, &blocked, &settings)?;
+            report(&inst, None);
+            rows.push((period, verdict_name(&inst.verdict).to_string(), instance_row(&inst)));
+            known.extend(inst.found.iter().cloned());
+            write(&args, &header, &rows, &parts, &known)?;
+            inst.verdict
+        };
+        exact_found |= verdict == Verdict::Found;
+        if verdict == Verdict::Undecided {
             stopped_at = Some(period);
             break;
         }
     }
     args.run.put_away_proofs(&settings);
-    write(&args, &header, &rows, &known)?;
+    write(&args, &header, &rows, &parts, &known)?;
     println!("{}", conclusion(&rows, counted, first, last, args.all, stopped_at, &restricted));
     Ok(RunArgs::exit_code(&settings))
+}
+
+/// `--split` refused where a period has no parts: the trick formula, deals.
+fn split_check(deck: DeckSpec, counted: Counted, deals: bool) -> Result<()> {
+    let q = Question {
+        deck,
+        method: Method::Natural,
+        counted,
+        period: 2,
+        deals,
+        max_ties: None,
+        max_hand: None,
+        first_hand: Some(1),
+    };
+    Ok(q.check()?)
+}
+
+/// A row of parts.csv: one part of a split period.
+#[derive(Debug, Clone)]
+struct PartRow {
+    period: u32,
+    first_hand: u32,
+    verdict: String,
+    /// The row, period and first hand included.
+    line: String,
+}
+
+const PARTS_COLUMNS: usize = 15;
+
+impl PartRow {
+    fn of(inst: &Instance) -> PartRow {
+        let row = instance_row(inst);
+        let (period, rest) = row.split_once(',').expect("a period column");
+        let first_hand = inst.question.first_hand.expect("a part of a split period");
+        PartRow {
+            period: inst.question.period,
+            first_hand,
+            verdict: verdict_name(&inst.verdict).to_string(),
+            line: format!("{period},{first_hand},{rest}"),
+        }
+    }
+
+    fn field(&self, i: usize) -> &str {
+        self.line.split(',').nth(i).unwrap_or("")
+    }
+}
+
+/// The instances.csv row of a split period, from its parts: the verdict (undecided unless
+/// every part is decided, found if a part found a loop of the period), the loops of the
+/// period, the largest part's formula, the sums of calls, seconds, proof bytes and steps (the
+/// parts' proof and formula hashes are in parts.csv, so those two columns are empty).
+fn split_row(q: &Question, parts: &[&PartRow], solver: &str) -> (Verdict, String) {
+    let want = q.parts().len();
+    let decided = parts.iter().filter(|p| p.verdict != "undecided").count();
+    let verdict = if parts.iter().any(|p| p.verdict == "found") {
+        Verdict::Found
+    } else if decided == want {
+        Verdict::Complete
+    } else {
+        Verdict::Undecided
+    };
+    let sum =
+        |i: usize| parts.iter().map(|p| p.field(i).parse::<f64>().unwrap_or(0.0)).sum::<f64>();
+    let most = |i: usize| parts.iter().map(|p| p.field(i).parse::<u64>().unwrap_or(0)).max();
+    let complete = verdict == Verdict::Complete;
+    let when = |text: String| if complete { text } else { String::new() };
+    let line = format!(
+        "{},{},{},{},{},{},{},{:.3},{},{},,{},,{solver}",
+        q.period,
+        q.deals,
+        verdict_name(&verdict),
+        sum(4),
+        most(5).unwrap_or(0),
+        most(6).unwrap_or(0),
+        sum(7),
+        sum(8),
+        when(format!("{:.3}", sum(9))),
+        when(format!("{}", sum(10))),
+        when(format!("{}", sum(12))),
+    );
+    (verdict, line)
+}
+
+/// What the parts of a split period share: the flags, the question's header, the settings.
+struct SplitRun<'a> {
+    args: &'a SolveArgs,
+    header: &'a str,
+    settings: &'a Settings,
+}
+
+impl SplitRun<'_> {
+    /// Solves the parts of period `q` not decided yet, `threads` at a time, each part's row
+    /// written as it comes; then the period's row. Returns the period's verdict.
+    fn period(
+        &self,
+        q: &Question,
+        blocked: &[Found],
+        threads: usize,
+        rows: &mut Vec<(u32, String, String)>,
+        parts: &mut Vec<PartRow>,
+        known: &mut Vec<Found>,
+    ) -> Result<Verdict> {
+        let todo: Vec<Question> = q
+            .parts()
+            .into_iter()
+            .filter(|p| {
+                !parts.iter().any(|r| r.period == q.period && Some(r.first_hand) == p.first_hand)
+            })
+            .collect();
+        let next = AtomicUsize::new(0);
+        let found_exact = AtomicBool::new(false);
+        let settings = self.settings;
+        let all = self.args.all;
+        let (tx, rx) = mpsc::channel();
+        let outcome = std::thread::scope(|scope| -> Result<()> {
+            for _ in 0..threads.min(todo.len()) {
+                let tx = tx.clone();
+                let (todo, next, found_exact) = (&todo, &next, &found_exact);
+                scope.spawn(move || {
+                    loop {
+                        if settings.stop.load(Ordering::Relaxed)
+                            || (!all && found_exact.load(Ordering::Relaxed))
+                        {
+                            break;
+                        }
+                        let Some(part) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
+                        let r = solve(part, blocked, settings);
+                        if matches!(&r, Ok(i) if i.verdict == Verdict::Found) {
+                            found_exact.store(true, Ordering::Relaxed);
+                        }
+                        if tx.send(r).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            for r in rx {
+                let inst = match r {
+                    Ok(inst) => inst,
+                    Err(e) => {
+                        // The other parts stop at once: an error gives no verdict.
+                        settings.stop.store(true, Ordering::Relaxed);
+                        return Err(e.into());
+                    }
+                };
+                report(&inst, inst.question.first_hand);
+                parts.push(PartRow::of(&inst));
+                known.extend(inst.found.iter().cloned());
+                sort_split_loops(known, q.counted);
+                write(self.args, self.header, rows, parts, known)?;
+            }
+            Ok(())
+        });
+        outcome?;
+        let mine: Vec<&PartRow> = parts.iter().filter(|r| r.period == q.period).collect();
+        let (verdict, line) = split_row(q, &mine, &settings.config.solver());
+        rows.retain(|r| r.0 != q.period);
+        rows.push((q.period, verdict_name(&verdict).to_string(), line));
+        write(self.args, self.header, rows, parts, known)?;
+        let p = label(q.counted, q.period);
+        let decided = mine.iter().filter(|r| r.verdict != "undecided").count();
+        println!(
+            "{p}: {} ({decided} of {} parts decided)",
+            verdict_name(&verdict),
+            q.parts().len()
+        );
+        Ok(verdict)
+    }
+}
+
+/// The loops of a split run in their canonical order, whatever order the parts finished in:
+/// by period, then by the part (the first hand of the solver's position), each part's own in
+/// the order its solver found them.
+fn sort_split_loops(known: &mut [Found], counted: Counted) {
+    known.sort_by_key(|f| (counted.of(f), f.position.first().len()));
 }
 
 fn what(deals: bool) -> &'static str {
@@ -367,8 +572,11 @@ pub(crate) fn certificate_columns(c: Option<&Certificate>) -> (String, String, S
     }
 }
 
-fn report(inst: &Instance) {
-    let p = label(inst.question.counted, inst.question.period);
+fn report(inst: &Instance, part: Option<u32>) {
+    let mut p = label(inst.question.counted, inst.question.period);
+    if let Some(l) = part {
+        let _ = write!(p, ", smallest hand {l}");
+    }
     let size = format!("{} vars, {} clauses", inst.vars, inst.clauses);
     for f in &inst.found {
         println!(
@@ -446,6 +654,7 @@ fn write(
     args: &SolveArgs,
     header: &str,
     rows: &[(u32, String, String)],
+    parts: &[PartRow],
     known: &[Found],
 ) -> Result<()> {
     let mut rows: Vec<&(u32, String, String)> = rows.iter().collect();
@@ -467,11 +676,21 @@ fn write(
     let mut files = OutputFiles::new(&args.run.out);
     files.add("instances.csv", instances.into_bytes());
     files.add("cycles.csv", cycles.into_bytes());
+    if !parts.is_empty() {
+        let mut parts: Vec<&PartRow> = parts.iter().collect();
+        parts.sort_by_key(|r| (r.period, r.first_hand));
+        let mut text = format!("{column},first_hand,{INSTANCES_HEADER}\n");
+        for r in parts {
+            text.push_str(&r.line);
+            text.push('\n');
+        }
+        files.add("parts.csv", text.into_bytes());
+    }
     args.run.metadata(&mut files, header);
     files.commit()
 }
 
-type Previous = (Vec<(u32, String, String)>, Vec<Found>);
+type Previous = (Vec<(u32, String, String)>, Vec<PartRow>, Vec<Found>);
 
 fn read_previous(out: &Path, methods: Methods) -> Result<Previous> {
     let read = |name: &str| -> Result<String> {
@@ -493,6 +712,32 @@ fn read_previous(out: &Path, methods: Methods) -> Result<Previous> {
         };
         rows.push((period, verdict, line.to_string()));
     }
+    // The parts of split periods, if any.
+    let mut parts = Vec::new();
+    if let Some(text) = read_bounded(&out.join("parts.csv"), MAX_STATE_BYTES)? {
+        for (n, line) in text.lines().enumerate().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let row = match (f.first(), f.get(1), f.get(3)) {
+                (Some(p), Some(l), Some(v)) if f.len() == PARTS_COLUMNS => {
+                    p.parse().ok().zip(l.parse().ok()).map(|(period, first_hand)| PartRow {
+                        period,
+                        first_hand,
+                        verdict: v.to_string(),
+                        line: line.to_string(),
+                    })
+                }
+                _ => None,
+            };
+            let Some(row) = row else {
+                bail!(
+                    "--resume: {} line {}: not a parts row",
+                    out.join("parts.csv").display(),
+                    n + 1
+                );
+            };
+            parts.push(row);
+        }
+    }
     // The loops are played again from their positions: ids and periods come from the engine,
     // not from the file.
     let cycles = read("cycles.csv")?;
@@ -507,5 +752,5 @@ fn read_previous(out: &Path, methods: Methods) -> Result<Previous> {
                 .with_context(|| format!("--resume: cycles.csv: {position} does not loop"))?,
         );
     }
-    Ok((rows, known))
+    Ok((rows, parts, known))
 }

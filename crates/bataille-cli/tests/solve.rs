@@ -179,6 +179,13 @@ fn bad_questions_are_refused() {
             vec!["-c", "4", "-v", "3", "--cards", "--deals", "--period", "4", "--max-hand", "2"],
             "not --deals",
         ),
+        (vec!["-c", "4", "-v", "3", "--period", "4", "--split"], "needs periods counted"),
+        (vec!["-c", "4", "-v", "3", "--cards", "--deals", "--period", "4", "--split"], "--deals"),
+        (vec!["-c", "4", "-v", "3", "--cards", "--period", "4", "--threads", "2"], "--split"),
+        (
+            vec!["-c", "4", "-v", "3", "--cards", "--period", "4", "--split", "--threads", "99999"],
+            "more than the limit",
+        ),
     ] {
         let mut all = vec!["cycles", "solve"];
         all.extend(args.iter().copied());
@@ -242,5 +249,110 @@ fn aligned_solve_gives_the_blocks_catalogue_and_certifies_the_rest() {
         let o = bataille(&a);
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o));
         assert!(!target.exists(), "{bad:?}: a refused question wrote its output");
+    }
+}
+
+/// Fields of a CSV row, the solver's seconds left out (columns named `solve_s` or `check_s`).
+fn without_times(csv: &str) -> Vec<Vec<String>> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| {
+            l.split(',')
+                .zip(&header)
+                .filter(|(_, h)| !matches!(**h, "solve_s" | "check_s"))
+                .map(|(f, _)| f.to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn split_periods_give_the_same_loops_on_any_number_of_threads_and_resume() {
+    let dir = scratch!("split");
+    let base = ["cycles", "solve", "-c", "1", "-v", "7", "--cards", "--max-period", "10", "--all"];
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        args.extend(["--out", out.to_str().unwrap()]);
+        let o = run_ok(&args);
+        (out, o)
+    };
+    let ids = |out: &std::path::Path| {
+        let cycles = fs::read_to_string(out.join("cycles.csv")).unwrap();
+        let mut ids: Vec<String> =
+            cycles.lines().skip(1).map(|l| l.split(',').next().unwrap().to_string()).collect();
+        ids.sort();
+        ids
+    };
+    let (whole, _) = run("whole", &[]);
+    let (one, o) = run("one", &["--split", "--threads", "1"]);
+    assert!(o.contains("10 cards: complete (3 of 3 parts decided)"), "{o}");
+    assert!(o.contains("certified: every loop whose turn takes 1 to 10 cards"), "{o}");
+    let (two, _) = run("two", &["--split", "--threads", "2"]);
+    // The same loops as the whole formula's (52 of 8 tricks, in more than one part).
+    assert_eq!(ids(&one), ids(&whole));
+    assert_eq!(ids(&one).len(), 52);
+    let file = |out: &std::path::Path, name: &str| fs::read_to_string(out.join(name)).unwrap();
+    // The same files whatever the number of threads, times apart.
+    assert_eq!(file(&one, "cycles.csv"), file(&two, "cycles.csv"));
+    for name in ["instances.csv", "parts.csv"] {
+        assert_eq!(without_times(&file(&one, name)), without_times(&file(&two, name)), "{name}");
+    }
+    let parts = file(&one, "parts.csv");
+    assert!(parts.starts_with("period_cards,first_hand,deals,verdict,"), "{parts}");
+    assert_eq!(parts.lines().count(), 1 + 10 * 3, "{parts}");
+    let firsts: std::collections::BTreeSet<&str> =
+        parts.lines().skip(1).filter(|l| l.starts_with("8,")).map(|l| &l[2..3]).collect();
+    assert_eq!(firsts.len(), 3, "{parts}");
+    assert!(!file(&whole, "instances.csv").is_empty() && !whole.join("parts.csv").exists());
+
+    // A run stopped during period 8: its part 2 undecided (its loops not written yet), part 3
+    // and the periods after not started. The resume solves only what is missing and ends
+    // with the uninterrupted run's files.
+    let cut = dir.join("cut");
+    fs::create_dir_all(&cut).unwrap();
+    fs::write(cut.join("metadata.csv"), file(&one, "metadata.csv")).unwrap();
+    let keep = |csv: &str, f: &dyn Fn(&str) -> bool| -> String {
+        let mut lines = csv.lines();
+        let mut out = format!("{}\n", lines.next().unwrap());
+        for l in lines.filter(|l| f(l)) {
+            out.push_str(l);
+            out.push('\n');
+        }
+        out
+    };
+    let period = |l: &str| l.split(',').next().unwrap().parse::<u32>().unwrap();
+    let instances = keep(&file(&one, "instances.csv"), &|l| period(l) < 8);
+    fs::write(cut.join("instances.csv"), instances).unwrap();
+    let parts = keep(&parts, &|l| period(l) < 8 || l.starts_with("8,1,") || l.starts_with("8,2,"));
+    let parts = parts.replace(",complete,", ",X,");
+    let parts: String = parts
+        .lines()
+        .map(|l| {
+            let v = if l.starts_with("8,2,") { "undecided" } else { "complete" };
+            format!("{}\n", l.replace(",X,", &format!(",{v},")))
+        })
+        .collect();
+    fs::write(cut.join("parts.csv"), parts).unwrap();
+    // The loops of period 8 with a smallest hand of 2 or more are not written yet.
+    let cycles = keep(&file(&one, "cycles.csv"), &|l| {
+        let position = l.split_once(",\"").unwrap().1;
+        let first = position.split(']').next().unwrap().matches(',').count() + 1;
+        !(l.contains(",8,8,") && first >= 2)
+    });
+    assert!(cycles.lines().count() < file(&one, "cycles.csv").lines().count());
+    fs::write(cut.join("cycles.csv"), cycles).unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--split", "--threads", "2", "--resume", "--out", cut.to_str().unwrap()]);
+    let o = run_ok(&args);
+    for part in 2..=3 {
+        assert!(o.contains(&format!("8 cards, smallest hand {part}: complete")), "{o}");
+    }
+    assert!(!o.contains("8 cards, smallest hand 1:"), "a decided part is not solved again: {o}");
+    assert_eq!(file(&cut, "cycles.csv"), file(&one, "cycles.csv"));
+    for name in ["instances.csv", "parts.csv"] {
+        assert_eq!(without_times(&file(&cut, name)), without_times(&file(&one, name)), "{name}");
     }
 }

@@ -80,6 +80,10 @@ pub struct Question {
     /// for periods counted in cards, among positions of every split. A complete answer then
     /// certifies only that no such loop exists. `None`: every split.
     pub max_hand: Option<u32>,
+    /// Only the loops whose smallest hand at a trick boundary holds exactly this many cards:
+    /// one *part* of a split period ([`Question::parts`]). Only for periods counted in cards,
+    /// among positions of every split. `None`: the whole period.
+    pub first_hand: Option<u32>,
 }
 
 /// What a period counts.
@@ -142,6 +146,15 @@ pub enum QuestionError {
          of every split (not --deals)"
     )]
     MaxHandWhere,
+    /// A part of a period that is not a length the smallest hand can have.
+    #[error("a part of a period is a smallest hand of 1 to {most} cards, not {given}")]
+    FirstHand { given: u32, most: usize },
+    /// A split period asked of the trick formula, or of deals.
+    #[error(
+        "splitting a period by the smallest hand needs periods counted in cards (--cards), among \
+         positions of every split (not --deals)"
+    )]
+    SplitWhere,
 }
 
 /// The largest formula built, in clauses (about 4 GB of memory for the formula and the
@@ -169,6 +182,15 @@ impl Question {
                 return Err(QuestionError::MaxHandWhere);
             }
         }
+        if let Some(l) = self.first_hand {
+            if self.counted != Counted::Cards || self.deals {
+                return Err(QuestionError::SplitWhere);
+            }
+            let most = self.smallest_hand_most();
+            if l == 0 || l as usize > most {
+                return Err(QuestionError::FirstHand { given: l, most });
+            }
+        }
         let clauses = self.estimated_clauses();
         if clauses > MAX_CLAUSES {
             return Err(QuestionError::TooLarge {
@@ -181,6 +203,25 @@ impl Question {
             });
         }
         Ok(())
+    }
+
+    /// The largest the smallest hand of a loop can be, at every trick boundary: half the deck,
+    /// or the bound of `max_hand`.
+    fn smallest_hand_most(&self) -> usize {
+        let half = self.deck.cards() / 2;
+        self.max_hand.map_or(half, |m| half.min(m as usize))
+    }
+
+    /// The parts of a split period: the same question for each length the loop's smallest
+    /// hand can have (1 to ⌊N/2⌋, or to `max_hand`), as `first_hand`. Every loop the whole
+    /// question has lies in exactly one part (its canonical position's first hand is that
+    /// smallest hand), so the parts' loops together are the whole question's, and the period
+    /// is complete when every part is. Each part is a smaller formula with a proof of its own,
+    /// and the parts can be solved side by side.
+    pub fn parts(&self) -> Vec<Question> {
+        (1..=self.smallest_hand_most())
+            .map(|l| Question { first_hand: Some(l as u32), ..*self })
+            .collect()
     }
 
     /// The most reveals of a trick: on any position of the deck, or fewer if the question

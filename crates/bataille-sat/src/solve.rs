@@ -241,9 +241,13 @@ pub fn file_names(q: &Question) -> (String, String) {
 }
 
 fn stem(q: &Question) -> String {
-    match q.counted {
+    let whole = match q.counted {
         crate::Counted::Tricks => format!("period-{}", q.period),
         crate::Counted::Cards => format!("cards-{}", q.period),
+    };
+    match q.first_hand {
+        Some(l) => format!("{whole}-hand-{l}"),
+        None => whole,
     }
 }
 

@@ -48,6 +48,14 @@
 //! the canonical position above has him first: the loop has a model. Conversely a model's
 //! first hand is at most M at every trick boundary of the turn, hence of the loop.
 //!
+//! # Split periods
+//!
+//! `Question::first_hand` = L adds `a = L`: the loops whose smallest hand (at every trick
+//! boundary, both players counted) holds L cards. By the symmetry above every model of a loop
+//! has its first hand equal to that smallest hand, so all of a loop's models lie in one part,
+//! and the parts L = 1, 2, … partition the period's loops; each part's formula is the whole one
+//! plus a unit clause, and its own proof certifies its own part.
+//!
 //! # Optimized stacking
 //!
 //! The winner's pile is the trick's cards sorted from strongest to weakest: for each reveal e
@@ -337,6 +345,9 @@ impl Stream {
             // start neither hand (queue end − reveals made) is shorter than a.
             cnf.add(&[-s.a_ge[n / 2 + 1]]);
             cnf.add(&[first_wins[0]]);
+            if let Some(l) = q.first_hand {
+                cnf.add(&[a_is[l as usize]]);
+            }
             if let Some(m) = q.max_hand.map(|m| m as usize) {
                 // The first hand holds at most M cards at every trick start (below).
                 cnf.add(&[-s.a_ge[m + 1]]);

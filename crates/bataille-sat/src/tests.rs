@@ -39,21 +39,23 @@ fn settings(dir: &std::path::Path) -> Settings {
 /// Cycle ids by period, for the periods up to `max`.
 type Loops = BTreeMap<u64, Vec<u64>>;
 
-/// The loops asked for: at most `ties` ties per trick, one hand of at most `hand` cards.
+/// The loops asked for: at most `ties` ties per trick, one hand of at most `hand` cards, a
+/// smallest hand of exactly `first` cards (one part of a split period).
 #[derive(Debug, Clone, Copy)]
 struct Only {
     ties: Option<u32>,
     hand: Option<u32>,
+    first: Option<u32>,
 }
 
-const EVERY: Only = Only { ties: None, hand: None };
+const EVERY: Only = Only { ties: None, hand: None, first: None };
 
 fn ties(t: u32) -> Only {
-    Only { ties: Some(t), hand: None }
+    Only { ties: Some(t), ..EVERY }
 }
 
 fn hand(m: u32) -> Only {
-    Only { ties: None, hand: Some(m) }
+    Only { hand: Some(m), ..EVERY }
 }
 
 /// The loops of every period up to `max`, as the solver finds them, every answer certified.
@@ -72,11 +74,12 @@ fn solved_of(
     max: u32,
 ) -> Loops {
     let dir = std::env::temp_dir().join(format!(
-        "bataille-sat-{c}-{v}-{}-{}-{deals}-{:?}-{:?}-{}",
+        "bataille-sat-{c}-{v}-{}-{}-{deals}-{:?}-{:?}-{:?}-{}",
         method.name(),
         counted.unit(),
         only.ties,
         only.hand,
+        only.first,
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
@@ -85,8 +88,8 @@ fn solved_of(
     let mut out = Loops::new();
     for period in 1..=max {
         let deck = DeckSpec::new(c, v).unwrap();
-        let (max_ties, max_hand) = (only.ties, only.hand);
-        let q = Question { deck, method, counted, period, deals, max_ties, max_hand };
+        let (max_ties, max_hand, first_hand) = (only.ties, only.hand, only.first);
+        let q = Question { deck, method, counted, period, deals, max_ties, max_hand, first_hand };
         let inst = solve(&q, &known, &settings).unwrap();
         assert_eq!(inst.verdict, Verdict::Complete, "{q:?}");
         assert!(inst.certificate.is_some());
@@ -113,16 +116,18 @@ fn solved_at(
     period: u32,
 ) -> Vec<u64> {
     let dir = std::env::temp_dir().join(format!(
-        "bataille-sat-at-{c}-{v}-{}-{period}-{:?}-{:?}-{}",
+        "bataille-sat-at-{c}-{v}-{}-{period}-{:?}-{:?}-{:?}-{}",
         method.name(),
         only.ties,
         only.hand,
+        only.first,
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let deck = DeckSpec::new(c, v).unwrap();
-    let (max_ties, max_hand) = (only.ties, only.hand);
-    let q = Question { deck, method, counted, period, deals: false, max_ties, max_hand };
+    let (max_ties, max_hand, first_hand) = (only.ties, only.hand, only.first);
+    let q =
+        Question { deck, method, counted, period, deals: false, max_ties, max_hand, first_hand };
     let inst = solve(&q, &[], &settings(&dir)).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(inst.verdict, Verdict::Complete, "{q:?}");
@@ -146,21 +151,36 @@ fn most_ties(position: &Position, method: Method, period: u64) -> u32 {
     most.expect("a loop has tricks")
 }
 
-/// The hand of each player at each trick boundary of the loop through `position`, over its
-/// `period` tricks: the largest, for the player whose largest is smaller.
-fn smaller_hand_at_most(position: &Position, method: Method, period: u64) -> u32 {
+/// Both hands' lengths at each trick boundary of the loop through `position`, over its
+/// `period` tricks (the start included).
+fn hand_lengths(position: &Position, method: Method, period: u64) -> Vec<[i64; 2]> {
     let start = Game::new(position);
     let mut lens = [position.first().len() as i64, position.second().len() as i64];
-    let mut most = lens;
+    let mut out = vec![lens];
     let tricks = Tricks::new(&start, Methods::both(method), NoRandom, Limits::DETERMINISTIC);
     for t in tricks.take(period as usize) {
         let TrickResult::Taken(winner) = t.result else { panic!("a loop's trick ended the game") };
         let w = usize::from(winner == Player::Second);
         lens[w] += i64::from(t.reveals);
         lens[1 - w] -= i64::from(t.reveals);
-        most = [most[0].max(lens[0]), most[1].max(lens[1])];
+        out.push(lens);
     }
-    most[0].min(most[1]) as u32
+    out
+}
+
+/// The hand of each player at each trick boundary of the loop through `position`, over its
+/// `period` tricks: the largest, for the player whose largest is smaller.
+fn smaller_hand_at_most(position: &Position, method: Method, period: u64) -> u32 {
+    let lens = hand_lengths(position, method, period);
+    let most = |h: usize| lens.iter().map(|l| l[h]).max().expect("a start");
+    most(0).min(most(1)) as u32
+}
+
+/// The smallest hand of the loop through `position`, both players and every trick boundary
+/// counted: the part of a split period the loop belongs to.
+fn smallest_hand(position: &Position, method: Method, period: u64) -> u32 {
+    let lens = hand_lengths(position, method, period);
+    lens.iter().map(|l| l[0].min(l[1])).min().expect("a start") as u32
 }
 
 /// The census's loops of period up to `max` that `only` asks for.
@@ -181,7 +201,8 @@ fn census_of(c: usize, v: usize, method: Method, counted: Counted, only: Only, m
         let short = only.ties.is_none_or(|t| most_ties(&p, method, cycle.period_tricks) <= t);
         let lopsided =
             only.hand.is_none_or(|m| smaller_hand_at_most(&p, method, cycle.period_tricks) <= m);
-        if period <= u64::from(max) && short && lopsided {
+        let part = only.first.is_none_or(|l| smallest_hand(&p, method, cycle.period_tricks) == l);
+        if period <= u64::from(max) && short && lopsided && part {
             out.entry(period).or_default().push(cycle.id.0);
         }
     }
@@ -346,6 +367,78 @@ fn lopsided_loops_are_the_census_loops_with_a_small_hand() {
     assert_eq!(solved_at(4, 3, Method::Natural, Counted::Cards, hand(5), 26), Vec::<u64>::new());
     // Not a comparison of empty sets, nor of the unrestricted ones.
     assert!(kept >= 1 && left_out >= 1, "{kept} loops kept, {left_out} left out");
+}
+
+/// A split period (`Question::parts`): part L holds exactly the census's loops whose smallest
+/// hand, over both players and every trick boundary, has L cards, so the parts together are
+/// the whole period, each loop in one part. The decks of the lopsided test, to 10 cards, and
+/// the C=4 V=3 loop (26 cards, with battles) in its part and in no other.
+#[test]
+fn split_periods_are_the_census_loops_by_smallest_hand() {
+    let mut parts_with_loops = 0;
+    for (c, v) in [(1, 5), (1, 7), (2, 4), (3, 3), (4, 3)] {
+        for method in [Method::Natural, Method::Optimized] {
+            let deck = DeckSpec::new(c, v).unwrap();
+            let whole = Question {
+                deck,
+                method,
+                counted: Counted::Cards,
+                period: 10,
+                deals: false,
+                max_ties: None,
+                max_hand: None,
+                first_hand: None,
+            };
+            let parts = whole.parts();
+            assert_eq!(parts.len(), c * v / 2, "C={c} V={v}: one part per smallest hand");
+            let mut union = Loops::new();
+            for part in parts {
+                let only = Only { first: part.first_hand, ..EVERY };
+                let got = solved_of(c, v, method, Counted::Cards, false, only, 10);
+                let want = census_of(c, v, method, Counted::Cards, only, 10);
+                assert_eq!(
+                    got,
+                    want,
+                    "C={c} V={v} {}, smallest hand {:?}: the solver (left), the census (right)",
+                    method.name(),
+                    part.first_hand
+                );
+                parts_with_loops += usize::from(!got.is_empty());
+                for (p, ids) in got {
+                    union.entry(p).or_default().extend(ids);
+                }
+            }
+            for ids in union.values_mut() {
+                ids.sort_unstable();
+            }
+            assert_eq!(union, census(c, v, method, Counted::Cards, 10), "C={c} V={v}");
+        }
+    }
+    // Loops in more than one part: not every loop in part 1.
+    assert!(parts_with_loops >= 2, "{parts_with_loops}");
+    let position = Position::parse("[3, 3] / [3, 1, 3, 2, 1, 1, 2, 2, 2, 1]").unwrap();
+    let r = play(&position, Methods::both(Method::Natural), &mut NoRandom, Limits::DETERMINISTIC);
+    let Outcome::Cycle(cycle) = r.outcome else { panic!("{position:?} does not loop") };
+    let l = smallest_hand(&position, Method::Natural, cycle.period_tricks);
+    let part = |first| {
+        let only = Only { first: Some(first), ..EVERY };
+        solved_at(4, 3, Method::Natural, Counted::Cards, only, 26)
+    };
+    assert_eq!(part(l), vec![cycle.id.0]);
+    assert_eq!(part(if l == 1 { 2 } else { l - 1 }), Vec::<u64>::new());
+    // The bound of a lopsided question also bounds its parts.
+    let lopsided = Question {
+        deck: DeckSpec::new(4, 3).unwrap(),
+        method: Method::Natural,
+        counted: Counted::Cards,
+        period: 26,
+        deals: false,
+        max_ties: None,
+        max_hand: Some(3),
+        first_hand: None,
+    };
+    let firsts: Vec<Option<u32>> = lopsided.parts().iter().map(|q| q.first_hand).collect();
+    assert_eq!(firsts, [Some(1), Some(2), Some(3)]);
 }
 
 /// The same to the periods of the known loops (minutes; run with BATAILLE_LONG_TESTS=1):
