@@ -47,7 +47,7 @@ QUESTIONS=(
     "c4v7-natural-cards-56-ties-1-hand-10:cycles solve -c 4 -v 7 -m natural --cards --period 56 --max-ties 1 --max-hand 10 --time-limit 3600"
     "c4v7-natural-cards-ties-1-hand-10:cycles solve -c 4 -v 7 -m natural --cards --max-period 56 --all --max-ties 1 --max-hand 10 --time-limit 1800"
     "c4v5-optimized-cards:cycles solve -c 4 -v 5 -m optimized --cards --max-period 36 --all --time-limit 5400"
-    "c2v7-natural-cards:cycles solve -c 2 -v 7 -m natural --cards --max-period 48 --all --time-limit 7200"
+    "c2v7-natural-cards:cycles solve -c 2 -v 7 -m natural --cards --max-period 48 --all --split --time-limit 7200"
     "c4v13-natural-cards:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all"
     "c4v5-natural-cards:cycles solve -c 4 -v 5 -m natural --cards --max-period 60 --all"
     "c4v13-optimized-cards:cycles solve -c 4 -v 13 -m optimized --cards --max-period 60 --all"

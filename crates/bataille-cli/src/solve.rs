@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{OnceLock, mpsc};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -13,6 +13,7 @@ use bataille_engine::{DeckSpec, Method, Methods, Position};
 use bataille_sat::{
     Certificate, Config, Counted, Found, Instance, Question, Settings, Verdict, solve,
 };
+use bataille_search::pool::Pool;
 use clap::Args;
 
 use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
@@ -251,6 +252,8 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         "solver:    {} (LRAT proofs checked by bataille's own checker)",
         args.run.solver_config.solver()
     );
+    // The parts of a split period run on these threads.
+    let pool = if args.split { Some(Pool::new(args.threads.unwrap_or(0))?) } else { None };
     let mut stopped_at = None;
     let mut exact_found = rows.iter().any(|r| r.1 == "found");
     for period in first..=last {
@@ -272,13 +275,9 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         };
         let blocked: Vec<Found> =
             if args.max_period.is_some() { known.clone() } else { Vec::new() };
-        let verdict = if args.split {
-            let threads = match args.threads {
-                None | Some(0) => crate::checks::cores(),
-                Some(n) => n,
-            };
-            let ctx = SplitRun { args: &args, header: &header, settings: &settings };
-            ctx.period(&q, &blocked, threads, &mut rows, &mut parts, &mut known)?
+        let verdict = if let Some(pool) = &pool {
+            let ctx = SplitRun { args: &args, header: &header, settings: &settings, pool };
+            ctx.period(&q, &blocked, &mut rows, &mut parts, &mut known)?
         } else {
             let inst = solve(&q, &blocked, &settings)?;
             report(&inst, None);
@@ -380,21 +379,23 @@ fn split_row(q: &Question, parts: &[&PartRow], solver: &str) -> (Verdict, String
     (verdict, line)
 }
 
-/// What the parts of a split period share: the flags, the question's header, the settings.
+/// What the parts of a split period share: the flags, the question's header, the settings,
+/// the worker threads.
 struct SplitRun<'a> {
     args: &'a SolveArgs,
     header: &'a str,
     settings: &'a Settings,
+    pool: &'a Pool,
 }
 
 impl SplitRun<'_> {
-    /// Solves the parts of period `q` not decided yet, `threads` at a time, each part's row
-    /// written as it comes; then the period's row. Returns the period's verdict.
+    /// Solves the parts of period `q` not decided yet, on the pool's threads, each part's row
+    /// and loops written as soon as it is decided; then the period's row. Returns the period's
+    /// verdict.
     fn period(
         &self,
         q: &Question,
         blocked: &[Found],
-        threads: usize,
         rows: &mut Vec<(u32, String, String)>,
         parts: &mut Vec<PartRow>,
         known: &mut Vec<Found>,
@@ -406,54 +407,45 @@ impl SplitRun<'_> {
                 !parts.iter().any(|r| r.period == q.period && Some(r.first_hand) == p.first_hand)
             })
             .collect();
-        let next = AtomicUsize::new(0);
         let found_exact = AtomicBool::new(false);
         let settings = self.settings;
         let all = self.args.all;
-        let (tx, rx) = mpsc::channel();
-        let outcome = std::thread::scope(|scope| -> Result<()> {
-            for _ in 0..threads.min(todo.len()) {
-                let tx = tx.clone();
-                let (todo, next, found_exact) = (&todo, &next, &found_exact);
-                scope.spawn(move || {
-                    loop {
-                        if settings.stop.load(Ordering::Relaxed)
-                            || (!all && found_exact.load(Ordering::Relaxed))
-                        {
-                            break;
-                        }
-                        let Some(part) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                            break;
-                        };
-                        let r = solve(part, blocked, settings);
-                        if matches!(&r, Ok(i) if i.verdict == Verdict::Found) {
-                            found_exact.store(true, Ordering::Relaxed);
-                        }
-                        if tx.send(r).is_err() {
-                            break;
-                        }
-                    }
-                });
+        let failed: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+        let shared = Mutex::new((&mut *rows, &mut *parts, &mut *known));
+        let fail = |e: anyhow::Error| {
+            // The other parts stop at once: an error gives no verdict.
+            settings.stop.store(true, Ordering::Relaxed);
+            failed.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e);
+        };
+        let mut todo: Vec<&Question> = todo.iter().collect();
+        self.pool.for_each_mut(&mut todo, |part| {
+            if settings.stop.load(Ordering::Relaxed)
+                || (!all && found_exact.load(Ordering::Relaxed))
+            {
+                return;
             }
-            drop(tx);
-            for r in rx {
-                let inst = match r {
-                    Ok(inst) => inst,
-                    Err(e) => {
-                        // The other parts stop at once: an error gives no verdict.
-                        settings.stop.store(true, Ordering::Relaxed);
-                        return Err(e.into());
-                    }
-                };
-                report(&inst, inst.question.first_hand);
-                parts.push(PartRow::of(&inst));
-                known.extend(inst.found.iter().cloned());
-                sort_split_loops(known, q.counted);
-                write(self.args, self.header, rows, parts, known)?;
+            let inst = match solve(part, blocked, settings) {
+                Ok(inst) => inst,
+                Err(e) => return fail(e.into()),
+            };
+            if inst.verdict == Verdict::Found {
+                found_exact.store(true, Ordering::Relaxed);
             }
-            Ok(())
+            // Each part's row and loops are written as soon as it is decided.
+            let mut guard = shared.lock().unwrap_or_else(PoisonError::into_inner);
+            let (rows, parts, known) = &mut *guard;
+            report(&inst, inst.question.first_hand);
+            parts.push(PartRow::of(&inst));
+            known.extend(inst.found.iter().cloned());
+            sort_split_loops(known, q.counted);
+            if let Err(e) = write(self.args, self.header, rows, parts, known) {
+                fail(e);
+            }
         });
-        outcome?;
+        drop(shared);
+        if let Some(e) = failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
+            return Err(e);
+        }
         let mine: Vec<&PartRow> = parts.iter().filter(|r| r.period == q.period).collect();
         let (verdict, line) = split_row(q, &mine, &settings.config.solver());
         rows.retain(|r| r.0 != q.period);
