@@ -442,7 +442,6 @@ impl SplitRun<'_> {
                 fail(e);
             }
         });
-        drop(shared);
         if let Some(e) = failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
             return Err(e);
         }
