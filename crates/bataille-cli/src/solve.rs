@@ -240,6 +240,17 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     rows.retain(|r| decided.contains(&r.0));
     // A part left undecided is solved again; so is every part of a period now solved whole.
     parts.retain(|r| r.verdict != "undecided" && (args.split || decided.contains(&r.period)));
+    let most = deck.cards() / 2;
+    let most = args.max_hand.map_or(most, |m| most.min(m as usize));
+    if let Some(r) = parts.iter().find(|r| r.first_hand == 0 || r.first_hand as usize > most) {
+        bail!(
+            "--resume: {}: period {} has a part of smallest hand {}, not one of this question's \
+             1 to {most}",
+            args.run.out.join("parts.csv").display(),
+            r.period,
+            r.first_hand
+        );
+    }
     println!(
         "deck:      C={} V={} {}, {}{}",
         deck.colours(),
@@ -681,6 +692,11 @@ fn write(
     files.commit()
 }
 
+/// A verdict as the files write it.
+fn is_verdict(v: &str) -> bool {
+    matches!(v, "complete" | "found" | "undecided")
+}
+
 type Previous = (Vec<(u32, String, String)>, Vec<PartRow>, Vec<Found>);
 
 fn read_previous(out: &Path, methods: Methods) -> Result<Previous> {
@@ -694,7 +710,7 @@ fn read_previous(out: &Path, methods: Methods) -> Result<Previous> {
         let mut f = line.split(',');
         let period = f.next().and_then(|p| p.parse().ok());
         let verdict = f.nth(1).map(str::to_string);
-        let (Some(period), Some(verdict)) = (period, verdict) else {
+        let (Some(period), Some(verdict)) = (period, verdict.filter(|v| is_verdict(v))) else {
             bail!(
                 "--resume: {} line {}: not an instances row",
                 out.join("instances.csv").display(),
@@ -709,7 +725,7 @@ fn read_previous(out: &Path, methods: Methods) -> Result<Previous> {
         for (n, line) in text.lines().enumerate().skip(1) {
             let f: Vec<&str> = line.split(',').collect();
             let row = match (f.first(), f.get(1), f.get(3)) {
-                (Some(p), Some(l), Some(v)) if f.len() == PARTS_COLUMNS => {
+                (Some(p), Some(l), Some(v)) if f.len() == PARTS_COLUMNS && is_verdict(v) => {
                     p.parse().ok().zip(l.parse().ok()).map(|(period, first_hand)| PartRow {
                         period,
                         first_hand,
@@ -726,6 +742,18 @@ fn read_previous(out: &Path, methods: Methods) -> Result<Previous> {
                     n + 1
                 );
             };
+            if parts
+                .iter()
+                .any(|r: &PartRow| (r.period, r.first_hand) == (row.period, row.first_hand))
+            {
+                bail!(
+                    "--resume: {} line {}: period {} smallest hand {} is there twice",
+                    out.join("parts.csv").display(),
+                    n + 1,
+                    row.period,
+                    row.first_hand
+                );
+            }
             parts.push(row);
         }
     }

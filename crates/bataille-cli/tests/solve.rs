@@ -355,4 +355,18 @@ fn split_periods_give_the_same_loops_on_any_number_of_threads_and_resume() {
     for name in ["instances.csv", "parts.csv"] {
         assert_eq!(without_times(&file(&cut, name)), without_times(&file(&one, name)), "{name}");
     }
+    // A damaged parts.csv is refused, not read as decided parts: an unknown verdict, a part
+    // the question does not have (C=1 V=7 has 3), a part written twice.
+    let good = file(&cut, "parts.csv");
+    let last = good.lines().last().unwrap().to_string();
+    for (bad, message) in [
+        (good.replace("10,3,false,complete,", "10,3,false,done,"), "not a parts row"),
+        (good.replace("10,3,false,", "10,4,false,"), "smallest hand 4"),
+        (format!("{good}{last}\n"), "there twice"),
+    ] {
+        fs::write(cut.join("parts.csv"), &bad).unwrap();
+        let o = bataille(&args);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains(message), "{message}: {}", text(&o));
+    }
 }
