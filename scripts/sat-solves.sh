@@ -14,7 +14,9 @@
 # Usage: scripts/sat-solves.sh [NAME...]     run (or continue) the named questions (default all)
 #        scripts/sat-solves.sh table          the table of every question's periods (the "last"
 #                                             columns: the last period refuted by a real proof,
-#                                             not an odd count of cards refuted in one step)
+#                                             not an odd count of cards refuted in one step; for a
+#                                             split period, the largest part's clauses and the
+#                                             sums of its parts' seconds and proofs)
 #        scripts/sat-solves.sh aligned-table  the table of the aligned questions
 # Environment: BIN (default target/release/bataille), LIMIT (seconds per period, default 600,
 #   unless the question sets its own), JOBS (questions solved at once, default 1: the solver
@@ -45,18 +47,18 @@ QUESTIONS=(
     "c4v7-natural-cards-56:cycles solve -c 4 -v 7 -m natural --cards --period 56 --time-limit 10800"
     "c4v7-natural-cards-56-ties-1:cycles solve -c 4 -v 7 -m natural --cards --period 56 --max-ties 1 --time-limit 3600"
     "c4v7-natural-cards-56-ties-1-hand-10:cycles solve -c 4 -v 7 -m natural --cards --period 56 --max-ties 1 --max-hand 10 --time-limit 3600"
-    "c4v7-natural-cards-ties-1-hand-10:cycles solve -c 4 -v 7 -m natural --cards --max-period 56 --all --max-ties 1 --max-hand 10 --time-limit 1800"
-    "c4v5-optimized-cards:cycles solve -c 4 -v 5 -m optimized --cards --max-period 36 --all --time-limit 5400"
+    "c4v7-natural-cards-ties-1-hand-10:cycles solve -c 4 -v 7 -m natural --cards --max-period 56 --all --split --max-ties 1 --max-hand 10 --time-limit 1800"
+    "c4v5-optimized-cards:cycles solve -c 4 -v 5 -m optimized --cards --max-period 36 --all --split --time-limit 5400"
     "c2v7-natural-cards:cycles solve -c 2 -v 7 -m natural --cards --max-period 48 --all --split --time-limit 7200"
-    "c4v13-natural-cards:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all"
-    "c4v5-natural-cards:cycles solve -c 4 -v 5 -m natural --cards --max-period 60 --all"
-    "c4v13-optimized-cards:cycles solve -c 4 -v 13 -m optimized --cards --max-period 60 --all"
-    "c4v13-natural-cards-ties-0:cycles solve -c 4 -v 13 -m natural --cards --max-period 80 --all --max-ties 0"
-    "c4v13-natural-cards-ties-1:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all --max-ties 1"
-    "c4v13-natural-cards-ties-1-hand-18:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all --max-ties 1 --max-hand 18"
+    "c4v13-natural-cards:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all --split"
+    "c4v5-natural-cards:cycles solve -c 4 -v 5 -m natural --cards --max-period 60 --all --split"
+    "c4v13-optimized-cards:cycles solve -c 4 -v 13 -m optimized --cards --max-period 60 --all --split"
+    "c4v13-natural-cards-ties-0:cycles solve -c 4 -v 13 -m natural --cards --max-period 80 --all --split --max-ties 0"
+    "c4v13-natural-cards-ties-1:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all --split --max-ties 1"
+    "c4v13-natural-cards-ties-1-hand-18:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all --split --max-ties 1 --max-hand 18"
     "c2v7-natural-cards-48:cycles solve -c 2 -v 7 -m natural --cards --period 48 --time-limit 1500"
-    "c4v6-natural-cards:cycles solve -c 4 -v 6 -m natural --cards --max-period 48 --all"
-    "c4v7-natural-cards:cycles solve -c 4 -v 7 -m natural --cards --max-period 56 --all"
+    "c4v6-natural-cards:cycles solve -c 4 -v 6 -m natural --cards --max-period 48 --all --split"
+    "c4v7-natural-cards:cycles solve -c 4 -v 7 -m natural --cards --max-period 56 --all --split"
     "aligned-2:aligned solve --cards 2 --max-rounds 8"
     "aligned-6:aligned solve --cards 6 --max-rounds 8"
     "aligned-8:aligned solve --cards 8 --max-rounds 8"
@@ -84,7 +86,7 @@ table() {
         [[ $name == aligned-* || ! -f $dir/instances.csv ]] && continue
         awk -F, -v name="$name" -v cycles="$dir/cycles.csv" '
             BEGIN { while ((getline line < cycles) > 0) if (n++) { split(line, f, ","); loops = loops (loops ? ", " : "") f[1] " (" f[2] ")" } }
-            NR > 1 { if ($3 == "complete" && $1 == last + 1) { last = $1; if ($10 > 1000) { cl = $6; s = $8; mb = $10 / 1e6 } } else if ($3 == "undecided") und = $1 " (" $8 " s)" }
+            NR > 1 { if ($3 == "complete" && $1 == last + 1) { last = $1; if ($10 > 1000) { cl = $6; s = $8; mb = $10 / 1e6 } } else if ($3 == "undecided") und = $1 " (" $8 " s" ($13 == "" ? " over its parts" : "") ")" }
             END {
                 proof = cl ? sprintf("%d | %.1f | %.1f", cl, s, mb) : "- | - | -"
                 printf "| %s | %s | %s | %s | %s |\n", name, last ? "1 to " last : "- (one period asked alone)", loops ? loops : "none", und ? und : "-", proof
