@@ -132,12 +132,13 @@ for q in "${QUESTIONS[@]}"; do
     # A period left undecided at this very limit would only be undecided again: the question
     # waits for a larger limit (LIMIT, or its own --time-limit) rather than spend it twice.
     # A split period's row sums its parts' seconds (and has no formula hash, column 13): its
-    # parts, in parts.csv, are the ones that ran into the limit.
+    # parts, in parts.csv, are the ones that ran into the limit, and the question waits only
+    # when every part left undecided did (a part stopped short is worth going on with).
     if [[ -f $out/instances.csv ]] && awk -F, -v s="$seconds" '
         FNR == 1 { parts = FILENAME ~ /parts.csv$/; next }
-        parts && $4 == "undecided" && $9 >= 0.95 * s { f = 1 }
+        parts && $4 == "undecided" { if ($9 >= 0.95 * s) long = 1; else short = 1 }
         !parts && ($2 == "undecided" || ($3 == "undecided" && $13 != "")) && $8 >= 0.95 * s { f = 1 }
-        END { exit !f }
+        END { exit !(f || (long && !short)) }
     ' "$out/instances.csv" $([[ -f $out/parts.csv ]] && echo "$out/parts.csv"); then
         echo "== $name: undecided at its limit of $seconds s already; skipped (raise the limit to try again)"
         continue

@@ -69,7 +69,7 @@ pub(crate) struct SolveArgs {
     /// positions of every split.
     #[arg(long)]
     split: bool,
-    /// Parts solved at once with --split, one solver per thread (0: one per core).
+    /// Parts solved at once with --split, one solver per thread (0, or left out: one per core).
     #[arg(long, value_name = "N", requires = "split", value_parser = crate::checks::threads)]
     threads: Option<usize>,
     #[command(flatten)]
