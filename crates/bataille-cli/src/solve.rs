@@ -207,20 +207,22 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         (None, None) => bail!("give --period P or --max-period P"),
     };
     // Every period is checked before any work (a refused size, a refused method).
+    let question = |period| Question {
+        deck,
+        method: args.method,
+        counted,
+        period,
+        deals: args.deals,
+        max_ties: args.max_ties,
+        max_hand: args.max_hand,
+        first_hand: None,
+    };
     for p in [first, last] {
-        Question {
-            deck,
-            method: args.method,
-            counted,
-            period: p,
-            deals: args.deals,
-            max_ties: args.max_ties,
-            max_hand: args.max_hand,
-            first_hand: None,
-        }
-        .check()?;
+        let q = question(p);
+        q.check()?;
         if args.split {
-            split_check(deck, counted, args.deals)?;
+            // The parts are refused where a period has none (tricks, deals).
+            Question { first_hand: Some(1), ..q }.check()?;
         }
     }
     let restricted = restriction(args.max_ties, args.max_hand);
@@ -240,8 +242,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     rows.retain(|r| decided.contains(&r.0));
     // A part left undecided is solved again; so is every part of a period now solved whole.
     parts.retain(|r| r.verdict != "undecided" && (args.split || decided.contains(&r.period)));
-    let most = deck.cards() / 2;
-    let most = args.max_hand.map_or(most, |m| most.min(m as usize));
+    let most = question(first).parts().len();
     if let Some(r) = parts.iter().find(|r| r.first_hand == 0 || r.first_hand as usize > most) {
         bail!(
             "--resume: {}: period {} has a part of smallest hand {}, not one of this question's \
@@ -274,16 +275,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         if decided.contains(&period) {
             continue;
         }
-        let q = Question {
-            deck,
-            method: args.method,
-            counted,
-            period,
-            deals: args.deals,
-            max_ties: args.max_ties,
-            max_hand: args.max_hand,
-            first_hand: None,
-        };
+        let q = question(period);
         let blocked: Vec<Found> =
             if args.max_period.is_some() { known.clone() } else { Vec::new() };
         let verdict = if let Some(pool) = &pool {
@@ -307,21 +299,6 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     write(&args, &header, &rows, &parts, &known)?;
     println!("{}", conclusion(&rows, counted, first, last, args.all, stopped_at, &restricted));
     Ok(RunArgs::exit_code(&settings))
-}
-
-/// `--split` refused where a period has no parts: the trick formula, deals.
-fn split_check(deck: DeckSpec, counted: Counted, deals: bool) -> Result<()> {
-    let q = Question {
-        deck,
-        method: Method::Natural,
-        counted,
-        period: 2,
-        deals,
-        max_ties: None,
-        max_hand: None,
-        first_hand: Some(1),
-    };
-    Ok(q.check()?)
 }
 
 /// A row of parts.csv: one part of a split period.

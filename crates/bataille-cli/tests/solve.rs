@@ -327,14 +327,7 @@ fn split_periods_give_the_same_loops_on_any_number_of_threads_and_resume() {
     let instances = keep(&file(&one, "instances.csv"), &|l| period(l) < 8);
     fs::write(cut.join("instances.csv"), instances).unwrap();
     let parts = keep(&parts, &|l| period(l) < 8 || l.starts_with("8,1,") || l.starts_with("8,2,"));
-    let parts = parts.replace(",complete,", ",X,");
-    let parts: String = parts
-        .lines()
-        .map(|l| {
-            let v = if l.starts_with("8,2,") { "undecided" } else { "complete" };
-            format!("{}\n", l.replace(",X,", &format!(",{v},")))
-        })
-        .collect();
+    let parts = parts.replace("8,2,false,complete,", "8,2,false,undecided,");
     fs::write(cut.join("parts.csv"), parts).unwrap();
     // The loops of period 8 with a smallest hand of 2 or more are not written yet.
     let cycles = keep(&file(&one, "cycles.csv"), &|l| {
@@ -369,4 +362,11 @@ fn split_periods_give_the_same_loops_on_any_number_of_threads_and_resume() {
         assert_eq!(o.status.code(), Some(2), "{}", text(&o));
         assert!(text(&o).contains(message), "{message}: {}", text(&o));
     }
+    // Nor is an instances row with an unknown verdict read as a decided period.
+    fs::write(cut.join("parts.csv"), &good).unwrap();
+    let instances = file(&cut, "instances.csv").replace("10,false,complete,", "10,false,done,");
+    fs::write(cut.join("instances.csv"), instances).unwrap();
+    let o = bataille(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("not an instances row"), "{}", text(&o));
 }
