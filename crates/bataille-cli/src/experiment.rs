@@ -157,7 +157,7 @@ fn run_staged(
             bataille_experiment::rates::run(r, &runs)?
         }
         _ => {
-            let progress = ExploreProgress::new("experiment", None);
+            let progress = ExploreProgress::new("experiment", "deals", None);
             let settings = Settings { threads: args.threads, progress: &progress };
             let out = bataille_experiment::run(recipe, &settings, &mut |line| {
                 eprintln!("experiment {name}: {line}");

@@ -195,7 +195,7 @@ pub(crate) fn run_search<G: DealGame>(
         checkpoint_every: run.checkpoint_every,
         max_units: run.max_units,
     };
-    let progress = ExploreProgress::new(run.name, run.checkpoint.clone());
+    let progress = ExploreProgress::new(run.name, game.items(), run.checkpoint.clone());
     let started = Instant::now();
     let ended = explore(game, plan, shard, resume, &options, &progress, stop)?;
     let elapsed = started.elapsed().as_secs_f64();
@@ -223,9 +223,10 @@ pub(crate) fn run_search<G: DealGame>(
     files.commit()?;
     print!("{summary}");
     println!(
-        "time:      {elapsed:.2} s, {} deals played, {:.0} deals/s on {threads} threads",
+        "time:      {elapsed:.2} s, {} {items} played, {:.0} {items}/s on {threads} threads",
         ended.deals_played,
-        ended.deals_played as f64 / elapsed.max(1e-9)
+        ended.deals_played as f64 / elapsed.max(1e-9),
+        items = game.items()
     );
     println!("results:   {}", run.out.display());
     if ended.interrupted {
@@ -281,16 +282,18 @@ fn estimate<G: DealGame>(
         return Ok(());
     }
     eprintln!(
-        "estimate:  {} for {deals:.3e} deals at about {speed:.0} deals/s per thread on {on} \
+        "estimate:  {} for {deals:.3e} {items} at about {speed:.0} {items}/s per thread on {on} \
          (measured on a sample)",
-        human_duration(secs)
+        human_duration(secs),
+        items = game.items()
     );
     if days > MAX_DAYS && !no_limit {
         bail!(
-            "the run would take about {} ({deals:.3e} deals on {on}), more than the limit of \
+            "the run would take about {} ({deals:.3e} {items} on {on}), more than the limit of \
              {MAX_DAYS} days: split it with --shard K/N across machines, or pass \
              --no-estimate-limit to run it anyway",
-            human_duration(secs)
+            human_duration(secs),
+            items = game.items()
         );
     }
     Ok(())

@@ -403,7 +403,7 @@ fn smaller_refusals_and_messages() {
     let t = run_ok(&[
         "explore",
         "-c",
-        "4",
+        "3",
         "-v",
         "4",
         "--exhaustive",

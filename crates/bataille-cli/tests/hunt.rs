@@ -1,6 +1,6 @@
 //! `bataille hunt` as a user runs it: `loops.csv` lists every looping deal (each replayed with
 //! `bataille play`), resume and shards + merge give the same files, the cap is reported, and
-//! the random stacking method is refused.
+//! the random stacking method is refused; `bataille cycles hunt` lists looping positions.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -36,6 +36,35 @@ fn loops_csv_lists_every_looping_deal() {
     assert_eq!(deals.len(), loops.len());
     // A few rows replayed by `bataille play`: same loop, same tail.
     for r in loops.iter().step_by(97) {
+        let o = run_ok(&["play", &r[1]]);
+        assert!(o.contains(&format!("cycle id:  {}", &r[0])), "{o}");
+        assert!(o.contains(&format!("tail:      {} tricks", &r[2])), "{o}");
+    }
+}
+
+/// `cycles hunt` prints positions, not deals, and every position it lists loops: into the one
+/// loop of C=4 V=3 that the committed census holds, with the tail `play` gives.
+#[test]
+fn position_hunts_list_looping_positions_of_every_split() {
+    let dir = scratch!("positions");
+    let out = dir.join("out");
+    let args = ["cycles", "hunt", "-c", "4", "-v", "3", "--random", "20000", "--seed", "1"];
+    let o = run_ok(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+    assert!(o.contains("positions: 20000\n"), "{o}");
+    assert!(o.contains("looping positions kept: ") && o.contains(" positions/s on "), "{o}");
+    assert!(!o.contains("deal"), "{o}");
+    let census =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../results/cycles/c4v3-natural/cycles.csv");
+    let census: BTreeSet<String> =
+        rows(Path::new(census)).iter().map(|r| r[0].to_string()).collect();
+    let loops = rows(&out.join("loops.csv"));
+    assert!(!loops.is_empty());
+    let found: BTreeSet<String> = loops.iter().map(|r| r[0].to_string()).collect();
+    assert_eq!(found, census);
+    let lengths: BTreeSet<usize> =
+        loops.iter().map(|r| r[1].split('/').next().unwrap().matches(',').count() + 1).collect();
+    assert!(lengths.len() > 3, "positions of several splits: {lengths:?}");
+    for r in loops.iter().step_by(37) {
         let o = run_ok(&["play", &r[1]]);
         assert!(o.contains(&format!("cycle id:  {}", &r[0])), "{o}");
         assert!(o.contains(&format!("tail:      {} tricks", &r[2])), "{o}");

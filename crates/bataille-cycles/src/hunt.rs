@@ -312,6 +312,10 @@ impl DealGame for PositionHunt {
         }
     }
 
+    fn items(&self) -> &'static str {
+        "positions"
+    }
+
     /// `positions C=4 V=13 natural sampler=uniform`, the seeded samplers adding the number of
     /// seeds and a hash of them: `sampler=insert seeds=3 hash=…`.
     fn identity(&self) -> String {

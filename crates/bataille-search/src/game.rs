@@ -81,6 +81,13 @@ pub trait DealGame: Sync {
     /// runs with the same identity explore the same deal space with the same rules.
     fn identity(&self) -> String;
 
+    /// What the run's items are called in human output: "deals" (the default), or "positions"
+    /// for a game whose arrangements are positions of every split. Files keep their `deals`
+    /// keys whatever this says.
+    fn items(&self) -> &'static str {
+        "deals"
+    }
+
     /// The sorted deck: deals are its arrangements.
     fn deck(&self) -> &[u8];
 

@@ -308,7 +308,8 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
         };
         let _ = writeln!(t, "{line}");
     }
-    let _ = writeln!(t, "deals:     {}", s.deals);
+    let items = game.items();
+    let _ = writeln!(t, "{:<11}{}", format!("{items}:"), s.deals);
     let _ = writeln!(
         t,
         "finished:  {}{}: first {}, second {}, draws {}",
@@ -365,14 +366,14 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
     if s.loop_deals > 0 {
         let kept: usize = s.loops.values().map(|l| l.kept.len()).sum();
         let mut cut = if s.loop_deals_truncated() {
-            format!(" (TRUNCATED: some loop has more than {} deals)", s.loop_deals)
+            format!(" (TRUNCATED: some loop has more than {} {items})", s.loop_deals)
         } else {
             String::new()
         };
         if s.cycles_dropped {
             cut.push_str(" (only those of the cycles kept by --max-cycles)");
         }
-        let _ = writeln!(t, "looping deals kept: {kept}{cut}");
+        let _ = writeln!(t, "looping {items} kept: {kept}{cut}");
     }
     if !cycles.is_empty() {
         let kept = if s.cycles_dropped { " kept" } else { "" };
@@ -380,7 +381,7 @@ pub fn human_summary<G: DealGame>(game: &G, state: &State, cycles: &[CycleRow]) 
         for c in cycles.iter().take(5) {
             let _ = writeln!(
                 t,
-                "  cycle {:016x}: period {} tricks, reached by {} deals, e.g. {}",
+                "  cycle {:016x}: period {} tricks, reached by {} {items}, e.g. {}",
                 c.id, c.period_tricks, c.deals, c.example
             );
         }

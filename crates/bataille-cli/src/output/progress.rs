@@ -95,6 +95,8 @@ impl Display {
 pub(crate) struct ExploreProgress {
     /// The command, for the plain progress lines.
     name: &'static str,
+    /// What is played: "deals" or "positions".
+    items: &'static str,
     display: Display,
     checkpoint: Option<PathBuf>,
     deals: AtomicU64,
@@ -103,24 +105,32 @@ pub(crate) struct ExploreProgress {
 }
 
 impl ExploreProgress {
-    /// The display of the command `name` (`explore` or `hunt`), saving checkpoints to
-    /// `checkpoint` when given.
-    pub(crate) fn new(name: &'static str, checkpoint: Option<PathBuf>) -> ExploreProgress {
+    /// The display of the command `name` (`explore` or `hunt`) playing `items` ("deals" or
+    /// "positions"), saving checkpoints to `checkpoint` when given.
+    pub(crate) fn new(
+        name: &'static str,
+        items: &'static str,
+        checkpoint: Option<PathBuf>,
+    ) -> ExploreProgress {
         let display = Display::new(
-            "{elapsed_precise} [{wide_bar}] {percent}% {human_pos}/{human_len} deals, \
-             {per_sec:0}, ETA {eta}",
+            &format!(
+                "{{elapsed_precise}} [{{wide_bar}}] {{percent}}% {{human_pos}}/{{human_len}} \
+                 {items}, {{per_sec:0}}, ETA {{eta}}"
+            ),
             Some(0),
         );
-        ExploreProgress::with_display(name, checkpoint, display)
+        ExploreProgress::with_display(name, items, checkpoint, display)
     }
 
     fn with_display(
         name: &'static str,
+        items: &'static str,
         checkpoint: Option<PathBuf>,
         display: Display,
     ) -> ExploreProgress {
         ExploreProgress {
             name,
+            items,
             display,
             checkpoint,
             deals: AtomicU64::new(0),
@@ -164,10 +174,11 @@ impl Progress for ExploreProgress {
                 "0 s".to_string()
             };
             format!(
-                "{}: {units}/{pending} units, {total} deals, {:.0} deals/s, {secs:.0} s, about \
-                 {left} left",
+                "{}: {units}/{pending} units, {total} {items}, {:.0} {items}/s, {secs:.0} s, \
+                 about {left} left",
                 self.name,
-                total as f64 / secs
+                total as f64 / secs,
+                items = self.items
             )
         });
     }
@@ -323,7 +334,7 @@ mod tests {
         let out = Shared::default();
         // A line for every unit (no interval), from 4 workers.
         let display = Display::with_lines(None, Box::new(out.clone()), Duration::ZERO);
-        let progress = ExploreProgress::with_display("explore", None, display);
+        let progress = ExploreProgress::with_display("explore", "deals", None, display);
         let options = Options { threads: 4, ..Options::default() };
         let stop = AtomicBool::new(false);
         let ended = explore(&game, &plan, Shard::WHOLE, None, &options, &progress, &stop).unwrap();
