@@ -527,7 +527,8 @@ fn run_hunt(args: HuntArgs) -> Result<ExitCode> {
         }
         (Some(_), _) => bail!("--seeds is for the insert and mutate samplers"),
         (None, SamplerName::Insert | SamplerName::Mutate) => {
-            bail!("the {:?} sampler needs --seeds FILE", args.sampler)
+            let name = format!("{:?}", args.sampler).to_lowercase();
+            bail!("the {name} sampler needs --seeds FILE")
         }
         (None, _) => Vec::new(),
     };

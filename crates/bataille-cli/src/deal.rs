@@ -38,7 +38,7 @@ pub(crate) fn parse_deal(
         _ => {
             let spec = deal
                 .infer_deck()
-                .context("the deal is not a whole deck (use --partial to play any cards)")?;
+                .context("the deal is not a whole deck (`bataille play --partial` plays any cards)")?;
             if colours.is_some_and(|c| c != spec.colours())
                 || values.is_some_and(|v| v != spec.values())
             {

@@ -100,7 +100,7 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Continue the periods not decided yet in --out (the decided ones are kept).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "replace")]
     pub resume: bool,
     /// Replace the results in a non-empty --out directory.
     #[arg(long)]
@@ -233,25 +233,33 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let methods = Methods::both(args.method);
 
     // Resume: the periods decided before, the parts of split periods, and their loops.
+    let most = question(first).parts().len();
     let (mut rows, mut parts, mut known) = if args.run.resume {
-        read_previous(&args.run.out, methods)?
+        let expected =
+            Expected { deck, methods, counted, deals: args.deals, first, last, parts: most };
+        read_previous(&args.run.out, &expected)?
     } else {
         (Vec::new(), Vec::new(), Vec::new())
     };
-    let decided: Vec<u32> = rows.iter().filter(|r| r.1 != "undecided").map(|r| r.0).collect();
+    // Solved again: what is undecided, and with --all what stopped at its first loop.
+    let redo = |verdict: &str| verdict == "undecided" || (args.all && verdict == "found");
+    let decided: Vec<u32> = rows.iter().filter(|r| !redo(&r.1)).map(|r| r.0).collect();
     rows.retain(|r| decided.contains(&r.0));
-    // A part left undecided is solved again; so is every part of a period now solved whole.
-    parts.retain(|r| r.verdict != "undecided" && (args.split || decided.contains(&r.period)));
-    let most = question(first).parts().len();
-    if let Some(r) = parts.iter().find(|r| r.first_hand == 0 || r.first_hand as usize > most) {
-        bail!(
-            "--resume: {}: period {} has a part of smallest hand {}, not one of this question's \
-             1 to {most}",
-            args.run.out.join("parts.csv").display(),
-            r.period,
-            r.first_hand
-        );
-    }
+    // A part solved again is solved whole again; so is every part of a period now solved
+    // whole.
+    parts.retain(|r| !redo(&r.verdict) && (args.split || decided.contains(&r.period)));
+    // What is solved again finds its loops again (and with --max-period would not, were they
+    // kept: they would be blocked).
+    known.retain(|f| {
+        let p = u32::try_from(counted.of(f)).unwrap_or(u32::MAX);
+        !(first..=last).contains(&p)
+            || decided.contains(&p)
+            || parts
+                .iter()
+                .any(|r| r.period == p && r.first_hand as usize == f.position.first().len())
+    });
+    // The directory is this question's from now on: a run stopped at once can be resumed.
+    write(&args, &header, &rows, &parts, &known)?;
     println!(
         "deck:      C={} V={} {}, {}{}",
         deck.colours(),
@@ -285,7 +293,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             let inst = solve(&q, &blocked, &settings)?;
             report(&inst, None);
             rows.push((period, verdict_name(&inst.verdict).to_string(), instance_row(&inst)));
-            known.extend(inst.found.iter().cloned());
+            add_loops(&mut known, &inst.found);
             write(&args, &header, &rows, &parts, &known)?;
             inst.verdict
         };
@@ -311,7 +319,8 @@ struct PartRow {
     line: String,
 }
 
-const PARTS_COLUMNS: usize = 15;
+/// The header of cycles.csv.
+const CYCLES_HEADER: &str = "cycle_id,period_tricks,period_cards,position";
 
 impl PartRow {
     fn of(inst: &Instance) -> PartRow {
@@ -345,8 +354,10 @@ fn split_row(q: &Question, parts: &[&PartRow], solver: &str) -> (Verdict, String
     } else {
         Verdict::Undecided
     };
-    let sum =
-        |i: usize| parts.iter().map(|p| p.field(i).parse::<f64>().unwrap_or(0.0)).sum::<f64>();
+    // (A fold from +0: an empty sum of floats is -0.)
+    let sum = |i: usize| {
+        parts.iter().map(|p| p.field(i).parse::<f64>().unwrap_or(0.0)).fold(0.0, |a, b| a + b)
+    };
     let most = |i: usize| parts.iter().map(|p| p.field(i).parse::<u64>().unwrap_or(0)).max();
     let complete = verdict == Verdict::Complete;
     let when = |text: String| if complete { text } else { String::new() };
@@ -424,7 +435,7 @@ impl SplitRun<'_> {
             let (rows, parts, known) = &mut *guard;
             report(&inst, inst.question.first_hand);
             parts.push(PartRow::of(&inst));
-            known.extend(inst.found.iter().cloned());
+            add_loops(known, &inst.found);
             sort_split_loops(known, q.counted);
             if let Err(e) = write(self.args, self.header, rows, parts, known) {
                 fail(e);
@@ -644,7 +655,7 @@ fn write(
         instances.push_str(&r.2);
         instances.push('\n');
     }
-    let mut cycles = String::from("cycle_id,period_tricks,period_cards,position\n");
+    let mut cycles = format!("{CYCLES_HEADER}\n");
     for f in known {
         let _ = writeln!(
             cycles,
@@ -652,9 +663,11 @@ fn write(
             f.id, f.period_tricks, f.period_cards, f.position
         );
     }
+    // The loops before the rows that count them: a run killed between the two renames leaves
+    // loops of a period not yet decided, which a resume drops and finds again.
     let mut files = OutputFiles::new(&args.run.out);
-    files.add("instances.csv", instances.into_bytes());
     files.add("cycles.csv", cycles.into_bytes());
+    files.add("instances.csv", instances.into_bytes());
     if !parts.is_empty() {
         let mut parts: Vec<&PartRow> = parts.iter().collect();
         parts.sort_by_key(|r| (r.period, r.first_hand));
@@ -674,79 +687,215 @@ fn is_verdict(v: &str) -> bool {
     matches!(v, "complete" | "found" | "undecided")
 }
 
+/// Adds the loops of an instance not already listed (a period solved again after a resume
+/// finds again the loops of its divisors that an earlier try had found).
+fn add_loops(known: &mut Vec<Found>, found: &[Found]) {
+    for f in found {
+        if !known.iter().any(|k| k.id == f.id) {
+            known.push(f.clone());
+        }
+    }
+}
+
+/// A count as the files write it (`-0` from versions that summed an empty list of parts).
+pub(crate) fn count(text: &str) -> Option<u64> {
+    if text == "-0" { Some(0) } else { text.parse().ok() }
+}
+
+/// Checks a row of instances.csv or parts.csv (of `cycles solve` or `aligned solve`) read back
+/// by --resume: one letter of `kinds` per column of `header`: `n` a count, `N` a count or
+/// empty, `s` seconds, `S` seconds or empty, `b` true or false, `v` a verdict, `h` a SHA-256
+/// or empty, `t` any text but empty. Returns the fields.
+pub(crate) fn check_row<'a>(line: &'a str, header: &str, kinds: &str) -> Result<Vec<&'a str>> {
+    let fields: Vec<&str> = line.split(',').collect();
+    if fields.len() != kinds.len() {
+        bail!("{} columns, not the {} of `{header}`", fields.len(), kinds.len());
+    }
+    let seconds = |v: &str| v.parse::<f64>().is_ok_and(|x| x.is_finite() && x >= 0.0);
+    for ((value, kind), name) in fields.iter().zip(kinds.chars()).zip(header.split(',')) {
+        let ok = match kind {
+            'n' => count(value).is_some(),
+            'N' => value.is_empty() || count(value).is_some(),
+            's' => seconds(value),
+            'S' => value.is_empty() || seconds(value),
+            'b' => matches!(*value, "true" | "false"),
+            'v' => is_verdict(value),
+            'h' => {
+                value.is_empty()
+                    || (value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit()))
+            }
+            _ => !value.is_empty(),
+        };
+        if !ok {
+            bail!("{name} is \"{value}\"");
+        }
+    }
+    Ok(fields)
+}
+
+/// Checks the header line of a file read back by --resume.
+pub(crate) fn check_header(line: Option<&str>, header: &str, file: &Path) -> Result<()> {
+    if line != Some(header) {
+        bail!(
+            "--resume: {} does not begin with the header `{header}`: these are not this \
+             command's files",
+            file.display()
+        );
+    }
+    Ok(())
+}
+
+/// The kinds of the instance columns (see [`check_row`]), after the period (and the part).
+const INSTANCE_KINDS: &str = "bvnnnnsSNhNht";
+
+/// What a resumed question's files must agree with.
+struct Expected {
+    deck: DeckSpec,
+    methods: Methods,
+    counted: Counted,
+    deals: bool,
+    first: u32,
+    last: u32,
+    /// The parts of a split period: smallest hands 1 to this.
+    parts: usize,
+}
+
+impl Expected {
+    /// Checks an instance row's fields (`f`: period, [part,] then the instance columns) and
+    /// returns its period, verdict and loops found.
+    fn instance<'a>(&self, f: &[&'a str], part: bool) -> Result<(u32, u32, &'a str, u64)> {
+        let period: u32 = f[0].parse().context("the period")?;
+        if !(self.first..=self.last).contains(&period) {
+            bail!("period {period} is not one of this question's {} to {}", self.first, self.last);
+        }
+        let hand = if part {
+            let hand: u32 = f[1].parse().context("the smallest hand")?;
+            if hand == 0 || hand as usize > self.parts {
+                bail!(
+                    "period {period} has a part of smallest hand {hand}, not one of this \
+                     question's 1 to {}",
+                    self.parts
+                );
+            }
+            hand
+        } else {
+            0
+        };
+        let c = &f[usize::from(part) + 1..];
+        if c[0] != self.deals.to_string() {
+            bail!("written for deals={}, this question has deals={}", c[0], self.deals);
+        }
+        if c[1] == "complete" && (c[7].is_empty() || c[8].is_empty() || c[10].is_empty()) {
+            bail!("period {period} is complete with no checked proof");
+        }
+        Ok((period, hand, c[1], count(c[2]).unwrap_or(0)))
+    }
+}
+
 type Previous = (Vec<(u32, String, String)>, Vec<PartRow>, Vec<Found>);
 
-fn read_previous(out: &Path, methods: Methods) -> Result<Previous> {
+/// The files of a question read back by --resume, checked: headers, every column, the periods
+/// and parts of this question only and once each, the loops replayed by the engine (ids and
+/// periods come from it, not from the file) and as many as the decided periods and parts
+/// counted.
+fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
     let read = |name: &str| -> Result<String> {
         read_bounded(&out.join(name), MAX_STATE_BYTES)?
             .with_context(|| format!("--resume: {} has no {name}", out.display()))
     };
-    let instances = read("instances.csv")?;
-    let mut rows = Vec::new();
-    for (n, line) in instances.lines().enumerate().skip(1) {
-        let mut f = line.split(',');
-        let period = f.next().and_then(|p| p.parse().ok());
-        let verdict = f.nth(1).map(str::to_string);
-        let (Some(period), Some(verdict)) = (period, verdict.filter(|v| is_verdict(v))) else {
-            bail!(
-                "--resume: {} line {}: not an instances row",
-                out.join("instances.csv").display(),
-                n + 1
-            );
-        };
-        rows.push((period, verdict, line.to_string()));
+    let column = period_column(e.counted);
+    // (period, part or 0, loops found) of every decided period and part.
+    let mut claims: Vec<(u32, u32, u64)> = Vec::new();
+    let path = out.join("instances.csv");
+    let header = format!("{column},{INSTANCES_HEADER}");
+    let text = read("instances.csv")?;
+    let mut lines = text.lines();
+    check_header(lines.next(), &header, &path)?;
+    let mut rows: Vec<(u32, String, String)> = Vec::new();
+    for (n, line) in lines.enumerate() {
+        let at = || format!("--resume: {} line {}", path.display(), n + 2);
+        let f = check_row(line, &header, &format!("n{INSTANCE_KINDS}")).with_context(at)?;
+        let (period, _, verdict, loops) = e.instance(&f, false).with_context(at)?;
+        if rows.iter().any(|r| r.0 == period) {
+            return Err(anyhow::anyhow!("period {period} is there twice")).with_context(at);
+        }
+        if verdict != "undecided" {
+            claims.push((period, 0, loops));
+        }
+        rows.push((period, verdict.to_string(), line.to_string()));
     }
     // The parts of split periods, if any.
     let mut parts = Vec::new();
-    if let Some(text) = read_bounded(&out.join("parts.csv"), MAX_STATE_BYTES)? {
-        for (n, line) in text.lines().enumerate().skip(1) {
-            let f: Vec<&str> = line.split(',').collect();
-            let row = match (f.first(), f.get(1), f.get(3)) {
-                (Some(p), Some(l), Some(v)) if f.len() == PARTS_COLUMNS && is_verdict(v) => {
-                    p.parse().ok().zip(l.parse().ok()).map(|(period, first_hand)| PartRow {
-                        period,
-                        first_hand,
-                        verdict: v.to_string(),
-                        line: line.to_string(),
-                    })
-                }
-                _ => None,
-            };
-            let Some(row) = row else {
-                bail!(
-                    "--resume: {} line {}: not a parts row",
-                    out.join("parts.csv").display(),
-                    n + 1
-                );
-            };
-            if parts
-                .iter()
-                .any(|r: &PartRow| (r.period, r.first_hand) == (row.period, row.first_hand))
-            {
-                bail!(
-                    "--resume: {} line {}: period {} smallest hand {} is there twice",
-                    out.join("parts.csv").display(),
-                    n + 1,
-                    row.period,
-                    row.first_hand
-                );
+    let path = out.join("parts.csv");
+    if let Some(text) = read_bounded(&path, MAX_STATE_BYTES)? {
+        let header = format!("{column},first_hand,{INSTANCES_HEADER}");
+        let mut lines = text.lines();
+        check_header(lines.next(), &header, &path)?;
+        for (n, line) in lines.enumerate() {
+            let at = || format!("--resume: {} line {}", path.display(), n + 2);
+            let f = check_row(line, &header, &format!("nn{INSTANCE_KINDS}")).with_context(at)?;
+            let (period, first_hand, verdict, loops) = e.instance(&f, true).with_context(at)?;
+            if parts.iter().any(|r: &PartRow| (r.period, r.first_hand) == (period, first_hand)) {
+                return Err(anyhow::anyhow!(
+                    "period {period} smallest hand {first_hand} is there twice"
+                ))
+                .with_context(at);
             }
-            parts.push(row);
+            if verdict != "undecided" {
+                claims.push((period, first_hand, loops));
+            }
+            parts.push(PartRow {
+                period,
+                first_hand,
+                verdict: verdict.to_string(),
+                line: line.to_string(),
+            });
         }
     }
     // The loops are played again from their positions: ids and periods come from the engine,
     // not from the file.
-    let cycles = read("cycles.csv")?;
-    let mut known = Vec::new();
-    let mut r = csv::Reader::from_reader(cycles.as_bytes());
-    for rec in r.records() {
-        let rec = rec.context("--resume: cycles.csv")?;
-        let position: Position =
-            rec.get(3).unwrap_or("").parse().context("--resume: cycles.csv position")?;
-        known.push(
-            Found::of(&position, methods)
-                .with_context(|| format!("--resume: cycles.csv: {position} does not loop"))?,
-        );
+    let path = out.join("cycles.csv");
+    let text = read("cycles.csv")?;
+    check_header(text.lines().next(), CYCLES_HEADER, &path)?;
+    let mut known: Vec<Found> = Vec::new();
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    for (n, rec) in r.records().enumerate() {
+        let at = || format!("--resume: {} line {}", path.display(), n + 2);
+        let rec = rec.with_context(at)?;
+        let position: Position = rec.get(3).unwrap_or("").parse().with_context(at)?;
+        position.check_deck(e.deck).with_context(at)?;
+        let found = Found::of(&position, e.methods)
+            .with_context(|| format!("{position} does not loop"))
+            .with_context(at)?;
+        let id = format!("{:016x}", found.id);
+        if rec.get(0) != Some(id.as_str()) {
+            return Err(anyhow::anyhow!(
+                "{position} is on loop {id}, not {}",
+                rec.get(0).unwrap_or("")
+            ))
+            .with_context(at);
+        }
+        if known.iter().any(|k| k.id == found.id) {
+            return Err(anyhow::anyhow!("loop {id} is there twice")).with_context(at);
+        }
+        known.push(found);
+    }
+    // Every decided period and part lists as many loops as it found.
+    for (period, hand, loops) in claims {
+        let listed = known
+            .iter()
+            .filter(|f| e.counted.of(f) == u64::from(period))
+            .filter(|f| hand == 0 || f.position.first().len() == hand as usize)
+            .count() as u64;
+        if listed != loops {
+            let part = if hand == 0 { String::new() } else { format!(" smallest hand {hand}") };
+            bail!(
+                "--resume: {} lists {listed} loops of {}{part}, where the run found {loops}: the \
+                 files do not agree (start again with --replace)",
+                path.display(),
+                label(e.counted, period)
+            );
+        }
     }
     Ok((rows, parts, known))
 }

@@ -289,6 +289,36 @@ fn sigterm_stops_random_deals_of_the_largest_deck_at_once() {
     assert!(deals.parse::<u64>().unwrap() > 0, "{summary}");
 }
 
+// 7b. A signal sent twice at once, as `timeout -s TERM` sends it (to the command, then to its
+// process group), is one request: the solver stops cleanly and the directory resumes.
+#[test]
+fn a_signal_sent_twice_at_once_is_one_request() {
+    let dir = scratch!("sigterm-twice");
+    let out = dir.join("out");
+    let question = ["cycles", "solve", "-c", "4", "-v", "4", "--cards", "--period", "26"];
+    let mut child = bin()
+        .args(question)
+        .args(["--out", s(&out)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The question's files are written before the first period is solved.
+    wait_for(&out.join("metadata.csv"));
+    wait_for_cpu(child.id(), Duration::from_millis(300));
+    for _ in 0..2 {
+        // SAFETY: kill(2) on the id of a child this test started and has not waited for.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let status = wait_at_most(&mut child, Duration::from_secs(30)).expect("stopped");
+    assert_eq!(status.code(), Some(130));
+    let instances = fs::read_to_string(out.join("instances.csv")).unwrap();
+    assert!(instances.contains("\n26,false,undecided,"), "{instances}");
+    let o = run_ok(&[&question[..], &["--resume", "--time-limit", "1", "--out", s(&out)]].concat());
+    assert!(o.contains("26 cards: UNDECIDED"), "{o}");
+}
+
 // 8. Estimates by time, whatever the count.
 #[test]
 fn long_runs_are_estimated_by_time() {

@@ -210,6 +210,13 @@ fn aligned_solve_gives_the_blocks_catalogue_and_certifies_the_rest() {
     );
     // The rows of the committed catalogue of `aligned blocks --cards 8`, in the same order.
     let blocks = fs::read_to_string(out.join("blocks.csv")).unwrap();
+    // One value only (every trick a battle, every game a draw): no cycle, certified.
+    for cards in ["4", "8"] {
+        let one = dir.join(format!("one-value-{cards}"));
+        let a = ["aligned", "solve", "--cards", cards, "-c", cards, "--max-rounds", "2"];
+        let o = run_ok(&[&a[..], &["--out", one.to_str().unwrap()]].concat());
+        assert!(o.contains("of 1 to 2 rounds is in blocks.csv: 0 loops"), "{o}");
+    }
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let catalogue = fs::read_to_string(root.join("results/aligned-blocks/blocks-8.csv")).unwrap();
     assert_eq!(blocks, catalogue);
@@ -353,7 +360,7 @@ fn split_periods_give_the_same_loops_on_any_number_of_threads_and_resume() {
     let good = file(&cut, "parts.csv");
     let last = good.lines().last().unwrap().to_string();
     for (bad, message) in [
-        (good.replace("10,3,false,complete,", "10,3,false,done,"), "not a parts row"),
+        (good.replace("10,3,false,complete,", "10,3,false,done,"), "verdict is \"done\""),
         (good.replace("10,3,false,", "10,4,false,"), "smallest hand 4"),
         (format!("{good}{last}\n"), "there twice"),
     ] {
@@ -368,5 +375,105 @@ fn split_periods_give_the_same_loops_on_any_number_of_threads_and_resume() {
     fs::write(cut.join("instances.csv"), instances).unwrap();
     let o = bataille(&args);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("not an instances row"), "{}", text(&o));
+    assert!(text(&o).contains("verdict is \"done\""), "{}", text(&o));
+}
+
+/// A resume reads back only files that agree with themselves and with the question: a damaged
+/// or foreign file is refused with exit 2, never completed into a "certified" answer.
+#[test]
+fn damaged_files_are_refused_on_resume() {
+    let dir = scratch!("damaged");
+    let good = dir.join("good");
+    let question = ["cycles", "solve", "-c", "1", "-v", "7", "--max-period", "9", "--all"];
+    run_ok(&[&question[..], &["--out", good.to_str().unwrap()]].concat());
+    let read = |name: &str| fs::read_to_string(good.join(name)).unwrap();
+    let (instances, cycles) = (read("instances.csv"), read("cycles.csv"));
+    let row = |p: &str| instances.lines().find(|l| l.starts_with(p)).unwrap().to_string();
+    let drop_line = |text: &str, n: usize| {
+        text.lines().enumerate().filter(|(i, _)| *i != n).map(|(_, l)| format!("{l}\n")).collect()
+    };
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("cycles.csv", drop_line(&cycles, 3), "lists 51 loops of period 8, where the run found 52"),
+        ("cycles.csv", String::new(), "does not begin with the header"),
+        ("cycles.csv", cycles.replacen("\"[", "\"[9, ", 1), "not a C=1 V=7 deck"),
+        ("instances.csv", instances.replace(&row("9,"), "9,false,complete,0"), "4 columns"),
+        ("instances.csv", instances.replacen("period,", "round,", 1), "header"),
+        (
+            "instances.csv",
+            instances.replace(",complete,52,", ",complete,7,"),
+            "where the run found 7",
+        ),
+        ("instances.csv", instances.replacen("2,false,", "2,true,", 1), "deals=true"),
+        ("instances.csv", format!("{instances}{}\n", row("5,")), "period 5 is there twice"),
+        (
+            "instances.csv",
+            format!("{instances}{}\n", row("5,").replacen("5,", "99,", 1)),
+            "period 99 is not one of this question's 1 to 9",
+        ),
+        (
+            "instances.csv",
+            instances.replacen(&row("3,"), &row("3,").replacen(",0,", ",x,", 1), 1),
+            "is \"x\"",
+        ),
+    ];
+    for (i, (name, bad, message)) in cases.iter().enumerate() {
+        let copy = dir.join(format!("bad-{i}"));
+        fs::create_dir_all(&copy).unwrap();
+        for f in ["instances.csv", "cycles.csv", "metadata.csv"] {
+            fs::copy(good.join(f), copy.join(f)).unwrap();
+        }
+        fs::write(copy.join(name), bad).unwrap();
+        let o = bataille(&[&question[..], &["--resume", "--out", copy.to_str().unwrap()]].concat());
+        assert_eq!(o.status.code(), Some(2), "case {i}: {}", text(&o));
+        assert!(text(&o).contains(message), "case {i}, {message}: {}", text(&o));
+    }
+    // A loop of another position of the same loop, under another id: refused too.
+    let copy = dir.join("id");
+    fs::create_dir_all(&copy).unwrap();
+    for f in ["instances.csv", "metadata.csv"] {
+        fs::copy(good.join(f), copy.join(f)).unwrap();
+    }
+    let line = cycles.lines().nth(1).unwrap();
+    let wrong = format!("0000000000000000{}", &line[16..]);
+    fs::write(copy.join("cycles.csv"), cycles.replacen(line, &wrong, 1)).unwrap();
+    let o = bataille(&[&question[..], &["--resume", "--out", copy.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("not 0000000000000000"), "{}", text(&o));
+    // The same for aligned solve: a cycle of rounds missing or written twice.
+    let blocks = dir.join("aligned");
+    let aligned = ["aligned", "solve", "--cards", "8", "--max-rounds", "5"];
+    run_ok(&[&aligned[..], &["--out", blocks.to_str().unwrap()]].concat());
+    let rounds = fs::read_to_string(blocks.join("rounds.csv")).unwrap();
+    let twice = format!("{rounds}{}\n", rounds.lines().nth(1).unwrap());
+    for (bad, message) in [(drop_line(&rounds, 2), "lists 5 cycles of 4 rounds"), (twice, "twice")]
+    {
+        fs::write(blocks.join("rounds.csv"), bad).unwrap();
+        let o =
+            bataille(&[&aligned[..], &["--resume", "--out", blocks.to_str().unwrap()]].concat());
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains(message), "{message}: {}", text(&o));
+    }
+}
+
+/// A period that stopped at its first loop is not complete: resumed with --all, it lists every
+/// loop, as a run with --all from the start does.
+#[test]
+fn a_period_stopped_at_its_first_loop_is_completed_by_all() {
+    let dir = scratch!("found-then-all");
+    let (first, whole) = (dir.join("first"), dir.join("whole"));
+    let question = ["cycles", "solve", "-c", "1", "-v", "7", "--period", "8"];
+    let o = run_ok(&[&question[..], &["--out", first.to_str().unwrap()]].concat());
+    assert!(o.contains("stopped at the first loop"), "{o}");
+    let o =
+        run_ok(&[&question[..], &["--all", "--resume", "--out", first.to_str().unwrap()]].concat());
+    assert!(o.contains("period 8: complete") && o.contains("certified"), "{o}");
+    run_ok(&[&question[..], &["--all", "--out", whole.to_str().unwrap()]].concat());
+    let sorted = |d: &std::path::Path| {
+        let mut l: Vec<String> =
+            fs::read_to_string(d.join("cycles.csv")).unwrap().lines().map(String::from).collect();
+        l.sort();
+        l
+    };
+    assert_eq!(sorted(&first), sorted(&whole));
+    assert_eq!(sorted(&whole).len(), 53, "C=1 V=7: 52 loops of 8 tricks and the header");
 }

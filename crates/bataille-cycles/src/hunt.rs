@@ -135,7 +135,14 @@ impl PositionHunt {
         for s in sampler.seeds() {
             let bad = |why: String| HuntError::Seed { position: s.to_string(), why };
             match &sampler {
-                Sampler::Mutate(_) => s.check_deck(spec).map_err(|e| bad(e.to_string()))?,
+                Sampler::Mutate(_) => {
+                    s.check_deck(spec).map_err(|e| bad(e.to_string()))?;
+                    if s.first().is_empty() || s.second().is_empty() {
+                        return Err(bad("a hand is empty: the game is over, there is nothing to \
+                                        change"
+                            .to_string()));
+                    }
+                }
                 _ => {
                     let mut values: Vec<Card> =
                         s.first().iter().chain(s.second()).copied().collect();
@@ -585,5 +592,11 @@ mod tests {
         let big: Position = "[6, 1, 4] / [2, 3, 5]".parse().unwrap();
         assert!(PositionHunt::new(spec, natural(), Sampler::Insert(vec![big])).is_err());
         assert!(PositionHunt::new(spec, natural(), Sampler::Mutate(vec![])).is_err());
+        // A mutate seed whose game is over has nothing to change.
+        let c1 = DeckSpec::new(1, 6).unwrap();
+        let over: Position = "[] / [1, 2, 3, 4, 5, 6]".parse().unwrap();
+        assert!(PositionHunt::new(c1, natural(), Sampler::Mutate(vec![over.clone()])).is_err());
+        assert!(PositionHunt::new(c1, natural(), Sampler::Mutate(vec![over.swapped()])).is_err());
+        assert!(PositionHunt::new(c1, natural(), Sampler::Insert(vec![over])).is_ok());
     }
 }

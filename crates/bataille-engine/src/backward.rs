@@ -148,7 +148,7 @@ impl Unplay {
         f: &mut OnPredecessor<'_>,
     ) -> ControlFlow<()> {
         let n = won.len();
-        for r in 1..=(n / 2).min(max_ties + 1) {
+        for r in 1..=(n / 2).min(max_ties.saturating_add(1)) {
             let (x, y) = (won[n - 2 * r], won[n - 2 * r + 1]);
             if x == y {
                 // A tied pair: the deciding pair is higher up.
@@ -170,7 +170,7 @@ impl Unplay {
             return self.emit(won, lost, winner, r, w, l, f);
         }
         // Every pair read was tied: a longer trick would need more ties than allowed.
-        self.ties_cut |= n / 2 > max_ties + 1;
+        self.ties_cut |= n / 2 > max_ties.saturating_add(1);
         ControlFlow::Continue(())
     }
 
@@ -194,7 +194,7 @@ impl Unplay {
         let mut odd_values = 0usize;
         let mut read = 0;
         let mut result = ControlFlow::Continue(());
-        let last = (n / 2).min(max_ties + 1);
+        let last = (n / 2).min(max_ties.saturating_add(1));
         for r in 1..=last {
             let (x, y) = (won[n - 2 * r], won[n - 2 * r + 1]);
             if !in_order(x, y) || (r > 1 && !in_order(y, won[n - 2 * r + 2])) {
@@ -714,12 +714,15 @@ mod tests {
             for &m1 in &methods {
                 for &m2 in &methods {
                     let ms = Methods::new(m1, m2);
-                    let mut got = Vec::new();
-                    predecessors(&p, ms, p.cards() / 2, &mut got);
-                    let mut got: Vec<Position> = got.into_iter().map(|q| q.position).collect();
-                    got.sort_by(|a, b| a.canonical_cmp(b));
-                    assert_eq!(got, brute_predecessors(&p, ms), "{deal} {ms}");
-                    checked += got.len();
+                    // Any bound at or above the cards is no bound, the largest included.
+                    for ties in [p.cards() / 2, usize::MAX] {
+                        let mut got = Vec::new();
+                        predecessors(&p, ms, ties, &mut got);
+                        let mut got: Vec<Position> = got.into_iter().map(|q| q.position).collect();
+                        got.sort_by(|a, b| a.canonical_cmp(b));
+                        assert_eq!(got, brute_predecessors(&p, ms), "{deal} {ms} ties {ties}");
+                        checked += got.len();
+                    }
                 }
             }
         }

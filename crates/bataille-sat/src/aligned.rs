@@ -338,6 +338,12 @@ impl Encoder {
         if xs.len() <= k {
             return;
         }
+        if k == 0 {
+            for &x in xs {
+                self.cnf.add(&[-x]);
+            }
+            return;
+        }
         // s[j]: at least j + 1 of the inputs so far.
         let mut s: Vec<Lit> = vec![FALSE; k];
         for &x in xs {

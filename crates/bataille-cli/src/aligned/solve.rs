@@ -12,7 +12,7 @@ use bataille_sat::{AlignedInstance, AlignedQuestion, Verdict, solve_aligned};
 use clap::Args;
 
 use crate::output::{MAX_STATE_BYTES, OutputFiles, prepare_outputs, read_bounded};
-use crate::solve::{RunArgs, certificate_columns, verdict_name};
+use crate::solve::{RunArgs, certificate_columns, check_header, check_row, count, verdict_name};
 
 /// Flags of `bataille aligned solve`.
 #[derive(Debug, Args)]
@@ -78,14 +78,13 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let own = |dir: &Path| crate::solve::holds_question(dir, &header);
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
     let settings = args.run.settings(true)?;
-    let (mut rows, mut found) = if args.run.resume {
-        read_previous(&args.run.out, args.prime)?
-    } else {
-        (Vec::new(), Vec::new())
-    };
+    let (mut rows, mut found) =
+        if args.run.resume { read_previous(&args, first, last)? } else { (Vec::new(), Vec::new()) };
     rows.retain(|r| r.1 != "undecided");
     let decided: Vec<u32> = rows.iter().map(|r| r.0).collect();
     found.retain(|c| decided.contains(&(c.period_rounds as u32)));
+    // The directory is this question's from now on: a run stopped at once can be resumed.
+    write(&args, &header, &rows, &found)?;
     println!("question:  {what} of {} cards, hands of {}, {times}", args.cards, args.cards / 2);
     println!(
         "solver:    {} (LRAT proofs checked by bataille's own checker)",
@@ -196,51 +195,114 @@ fn write(args: &SolveArgs, header: &str, rows: &[Row], found: &[BlockCycle]) -> 
     sorted.sort_by(|a, b| {
         (a.period_rounds, &a.first, &a.second).cmp(&(b.period_rounds, &b.first, &b.second))
     });
-    let mut rounds = String::from("period_rounds,cycle_id,position\n");
+    let mut rounds = format!("{ROUNDS_HEADER}\n");
     for c in sorted {
         let _ = writeln!(rounds, "{},{:016x},\"{}\"", c.period_rounds, c.cycle_id, c.position());
     }
+    // The cycles before the rows that count them (see `cycles solve`'s files).
     let mut files = OutputFiles::new(&args.run.out);
-    files.add("instances.csv", instances.into_bytes());
-    files.add("blocks.csv", catalogue.into_bytes());
     files.add("rounds.csv", rounds.into_bytes());
+    files.add("blocks.csv", catalogue.into_bytes());
+    files.add("instances.csv", instances.into_bytes());
     args.run.metadata(&mut files, header);
     files.commit()
 }
 
-/// The periods decided before and their cycles of rounds, each played again by the engine
-/// from its position (nothing else is taken from the files).
-fn read_previous(out: &Path, prime: bool) -> Result<(Vec<Row>, Vec<BlockCycle>)> {
+/// The header of rounds.csv.
+const ROUNDS_HEADER: &str = "period_rounds,cycle_id,position";
+
+/// The periods decided before and their cycles of rounds, checked: headers, every column,
+/// this question's periods only and once each, each cycle played again by the engine from its
+/// position (nothing else is taken from the files), of this question's cards, and as many as
+/// each decided period counted.
+fn read_previous(args: &SolveArgs, first: u32, last: u32) -> Result<(Vec<Row>, Vec<BlockCycle>)> {
+    let out = &args.run.out;
     let read = |name: &str| -> Result<String> {
         read_bounded(&out.join(name), MAX_STATE_BYTES)?
             .with_context(|| format!("--resume: {} has no {name}", out.display()))
     };
-    let mut rows = Vec::new();
-    for (n, line) in read("instances.csv")?.lines().enumerate().skip(1) {
-        let mut f = line.split(',');
-        let (Some(rounds), Some(verdict)) = (f.next().and_then(|r| r.parse().ok()), f.next())
-        else {
-            bail!("--resume: instances.csv line {}: not an instances row", n + 1);
+    let path = out.join("instances.csv");
+    let text = read("instances.csv")?;
+    let mut lines = text.lines();
+    check_header(lines.next(), INSTANCES_HEADER, &path)?;
+    let mut rows: Vec<Row> = Vec::new();
+    // (rounds, cycles of rounds, loops) of every decided period.
+    let mut claims = Vec::new();
+    for (n, line) in lines.enumerate() {
+        let at = || format!("--resume: {} line {}", path.display(), n + 2);
+        let f = check_row(line, INSTANCES_HEADER, "nvnnnnnsSNhNht").with_context(at)?;
+        let rounds: u32 = f[0].parse().with_context(at)?;
+        let why = if !(first..=last).contains(&rounds) {
+            format!("{rounds} rounds is not one of this question's {first} to {last}")
+        } else if rows.iter().any(|r| r.0 == rounds) {
+            format!("{rounds} rounds is there twice")
+        } else if f[1] == "complete" && (f[8].is_empty() || f[9].is_empty() || f[11].is_empty()) {
+            format!("{rounds} rounds is complete with no checked proof")
+        } else {
+            String::new()
         };
-        rows.push((rounds, verdict.to_string(), line.to_string()));
+        if !why.is_empty() {
+            return Err(anyhow::anyhow!(why)).with_context(at);
+        }
+        if f[1] != "undecided" {
+            claims.push((rounds, count(f[2]).unwrap_or(0), count(f[3]).unwrap_or(0)));
+        }
+        rows.push((rounds, f[1].to_string(), line.to_string()));
     }
-    let mut found = Vec::new();
+    let mut found: Vec<BlockCycle> = Vec::new();
+    let path = out.join("rounds.csv");
     let text = read("rounds.csv")?;
+    check_header(text.lines().next(), ROUNDS_HEADER, &path)?;
     let mut r = csv::Reader::from_reader(text.as_bytes());
-    for rec in r.records() {
-        let rec = rec.context("--resume: rounds.csv")?;
-        let position: Position =
-            rec.get(2).unwrap_or("").parse().context("--resume: rounds.csv position")?;
+    for (n, rec) in r.records().enumerate() {
+        let at = || format!("--resume: {} line {}", path.display(), n + 2);
+        let rec = rec.with_context(at)?;
+        let position: Position = rec.get(2).unwrap_or("").parse().with_context(at)?;
         let cycle = BlockCycle::of(&position)
-            .filter(|c| !prime || blocks::splits(&c.first, &c.second).is_empty())
+            .filter(|c| !args.prime || blocks::splits(&c.first, &c.second).is_empty())
             .with_context(|| {
                 format!(
-                    "--resume: rounds.csv: {position} is not the canonical position of {} aligned \
-                     cycle",
-                    if prime { "a prime" } else { "an" }
+                    "{position} is not the canonical position of {} aligned cycle",
+                    if args.prime { "a prime" } else { "an" }
                 )
-            })?;
+            })
+            .with_context(at)?;
+        let fits = match args.colours {
+            Some(c) => cycle.pattern.iter().all(|&k| usize::from(k) == c),
+            None => cycle.pattern.iter().all(|&k| usize::from(k) <= args.max_mult),
+        };
+        let why = if position.cards() != args.cards || !fits {
+            format!("{position} is not a position of this question's cards")
+        } else if rec.get(0) != Some(cycle.period_rounds.to_string().as_str())
+            || rec.get(1) != Some(format!("{:016x}", cycle.cycle_id).as_str())
+        {
+            format!(
+                "{position} has {} rounds on loop {:016x}, not what the row says",
+                cycle.period_rounds, cycle.cycle_id
+            )
+        } else if found.iter().any(|c| (&c.first, &c.second) == (&cycle.first, &cycle.second)) {
+            format!("{position} is there twice")
+        } else {
+            String::new()
+        };
+        if !why.is_empty() {
+            return Err(anyhow::anyhow!(why)).with_context(at);
+        }
         found.push(cycle);
+    }
+    for (rounds, cycles, loops) in claims {
+        let mine: Vec<BlockCycle> =
+            found.iter().filter(|c| c.period_rounds == rounds as usize).cloned().collect();
+        let listed = (mine.len() as u64, blocks::catalogue(&mine).len() as u64);
+        if listed != (cycles, loops) {
+            bail!(
+                "--resume: {} lists {} cycles of {rounds} rounds on {} loops, where the run \
+                 found {cycles} on {loops}: the files do not agree (start again with --replace)",
+                path.display(),
+                listed.0,
+                listed.1
+            );
+        }
     }
     Ok((rows, found))
 }
