@@ -36,9 +36,9 @@ pub(crate) fn parse_deal(
             spec
         }
         _ => {
-            let spec = deal
-                .infer_deck()
-                .context("the deal is not a whole deck (`bataille play --partial` plays any cards)")?;
+            let spec = deal.infer_deck().context(
+                "the deal is not a whole deck (`bataille play --partial` plays any cards)",
+            )?;
             if colours.is_some_and(|c| c != spec.colours())
                 || values.is_some_and(|v| v != spec.values())
             {

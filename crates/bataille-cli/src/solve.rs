@@ -229,17 +229,16 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let header = header(deck, args.method, args.deals, counted, first, last, &restricted);
     let own = |dir: &Path| holds_question(dir, &header);
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
-    let settings = args.run.settings(args.all)?;
     let methods = Methods::both(args.method);
 
     // Resume: the periods decided before, the parts of split periods, and their loops.
     let most = question(first).parts().len();
-    let (mut rows, mut parts, mut known) = if args.run.resume {
+    let (mut rows, mut parts, mut known, claims) = if args.run.resume {
         let expected =
             Expected { deck, methods, counted, deals: args.deals, first, last, parts: most };
         read_previous(&args.run.out, &expected)?
     } else {
-        (Vec::new(), Vec::new(), Vec::new())
+        Default::default()
     };
     // Solved again: what is undecided, and with --all what stopped at its first loop.
     let redo = |verdict: &str| verdict == "undecided" || (args.all && verdict == "found");
@@ -258,8 +257,34 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
                 .iter()
                 .any(|r| r.period == p && r.first_hand as usize == f.position.first().len())
     });
+    // Every period and part kept lists as many loops as it found (what is solved again need
+    // not: a run killed while dropping its loops leaves its row).
+    for c in claims {
+        let kept = if c.hand == 0 {
+            decided.contains(&c.period)
+        } else {
+            parts.iter().any(|r| (r.period, r.first_hand) == (c.period, c.hand))
+        };
+        let listed = known
+            .iter()
+            .filter(|f| counted.of(f) == u64::from(c.period))
+            .filter(|f| c.hand == 0 || f.position.first().len() == c.hand as usize)
+            .count() as u64;
+        if kept && listed != c.loops {
+            let hand =
+                if c.hand == 0 { String::new() } else { format!(" smallest hand {}", c.hand) };
+            bail!(
+                "--resume: {} lists {listed} loops of {}{hand}, where the run found {}: the \
+                 files do not agree (start again with --replace)",
+                args.run.out.join("cycles.csv").display(),
+                label(counted, c.period),
+                c.loops
+            );
+        }
+    }
     // The directory is this question's from now on: a run stopped at once can be resumed.
     write(&args, &header, &rows, &parts, &known)?;
+    let settings = args.run.settings(args.all)?;
     println!(
         "deck:      C={} V={} {}, {}{}",
         deck.colours(),
@@ -668,7 +693,8 @@ fn write(
     let mut files = OutputFiles::new(&args.run.out);
     files.add("cycles.csv", cycles.into_bytes());
     files.add("instances.csv", instances.into_bytes());
-    if !parts.is_empty() {
+    // (A parts.csv whose parts are all dropped is rewritten empty, not left behind.)
+    if !parts.is_empty() || args.run.out.join("parts.csv").exists() {
         let mut parts: Vec<&PartRow> = parts.iter().collect();
         parts.sort_by_key(|r| (r.period, r.first_hand));
         let mut text = format!("{column},first_hand,{INSTANCES_HEADER}\n");
@@ -761,6 +787,13 @@ struct Expected {
 }
 
 impl Expected {
+    /// Whether a loop turning in `p` (tricks or cards) belongs to the question: one of its
+    /// periods, or a divisor of its one period.
+    fn holds_period(&self, p: u64) -> bool {
+        let (first, last) = (u64::from(self.first), u64::from(self.last));
+        (first..=last).contains(&p) || (first == last && p > 0 && last % p == 0)
+    }
+
     /// Checks an instance row's fields (`f`: period, [part,] then the instance columns) and
     /// returns its period, verdict and loops found.
     fn instance<'a>(&self, f: &[&'a str], part: bool) -> Result<(u32, u32, &'a str, u64)> {
@@ -792,26 +825,36 @@ impl Expected {
     }
 }
 
-type Previous = (Vec<(u32, String, String)>, Vec<PartRow>, Vec<Found>);
+/// The loops a decided period (`hand` 0) or part (its smallest hand) says it found.
+#[derive(Debug)]
+struct Claim {
+    period: u32,
+    hand: u32,
+    loops: u64,
+}
+
+type Previous = (Vec<(u32, String, String)>, Vec<PartRow>, Vec<Found>, Vec<Claim>);
 
 /// The files of a question read back by --resume, checked: headers, every column, the periods
-/// and parts of this question only and once each, the loops replayed by the engine (ids and
-/// periods come from it, not from the file) and as many as the decided periods and parts
-/// counted.
+/// and parts of this question only and once each, a complete period's proof (its own, or every
+/// part's), the loops replayed by the engine (ids and periods come from it, not from the file)
+/// and of the question's periods. Returns the rows, parts, loops, and what each decided
+/// period and part says it found (checked by the caller against what it keeps).
 fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
     let read = |name: &str| -> Result<String> {
         read_bounded(&out.join(name), MAX_STATE_BYTES)?
             .with_context(|| format!("--resume: {} has no {name}", out.display()))
     };
     let column = period_column(e.counted);
-    // (period, part or 0, loops found) of every decided period and part.
-    let mut claims: Vec<(u32, u32, u64)> = Vec::new();
+    let mut claims: Vec<Claim> = Vec::new();
     let path = out.join("instances.csv");
     let header = format!("{column},{INSTANCES_HEADER}");
     let text = read("instances.csv")?;
     let mut lines = text.lines();
     check_header(lines.next(), &header, &path)?;
     let mut rows: Vec<(u32, String, String)> = Vec::new();
+    // Complete periods with no proof of their own: split periods, whose parts must all be.
+    let mut by_parts = Vec::new();
     for (n, line) in lines.enumerate() {
         let at = || format!("--resume: {} line {}", path.display(), n + 2);
         let f = check_row(line, &header, &format!("n{INSTANCE_KINDS}")).with_context(at)?;
@@ -819,8 +862,11 @@ fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
         if rows.iter().any(|r| r.0 == period) {
             return Err(anyhow::anyhow!("period {period} is there twice")).with_context(at);
         }
+        if verdict == "complete" && f[10].is_empty() {
+            by_parts.push((period, n + 2));
+        }
         if verdict != "undecided" {
-            claims.push((period, 0, loops));
+            claims.push(Claim { period, hand: 0, loops });
         }
         rows.push((period, verdict.to_string(), line.to_string()));
     }
@@ -841,8 +887,11 @@ fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
                 ))
                 .with_context(at);
             }
+            if verdict == "complete" && f[11].is_empty() {
+                return Err(anyhow::anyhow!("a complete part with no proof")).with_context(at);
+            }
             if verdict != "undecided" {
-                claims.push((period, first_hand, loops));
+                claims.push(Claim { period, hand: first_hand, loops });
             }
             parts.push(PartRow {
                 period,
@@ -850,6 +899,17 @@ fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
                 verdict: verdict.to_string(),
                 line: line.to_string(),
             });
+        }
+    }
+    for (period, line) in by_parts {
+        let proved = parts.iter().filter(|r| r.period == period && r.verdict == "complete");
+        if proved.count() != e.parts {
+            bail!(
+                "--resume: {} line {line}: {} is complete with no proof of its own, and not \
+                 every part of it is complete in parts.csv",
+                out.join("instances.csv").display(),
+                label(e.counted, period)
+            );
         }
     }
     // The loops are played again from their positions: ids and periods come from the engine,
@@ -868,34 +928,21 @@ fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
             .with_context(|| format!("{position} does not loop"))
             .with_context(at)?;
         let id = format!("{:016x}", found.id);
-        if rec.get(0) != Some(id.as_str()) {
-            return Err(anyhow::anyhow!(
-                "{position} is on loop {id}, not {}",
-                rec.get(0).unwrap_or("")
-            ))
-            .with_context(at);
-        }
-        if known.iter().any(|k| k.id == found.id) {
-            return Err(anyhow::anyhow!("loop {id} is there twice")).with_context(at);
+        // A question's loops have its periods, or divide its one period.
+        let p = e.counted.of(&found);
+        let why = if rec.get(0) != Some(id.as_str()) {
+            format!("{position} is on loop {id}, not {}", rec.get(0).unwrap_or(""))
+        } else if known.iter().any(|k| k.id == found.id) {
+            format!("loop {id} is there twice")
+        } else if !e.holds_period(p) {
+            format!("loop {id} turns in {p} {}, not a period of this question", e.counted.unit())
+        } else {
+            String::new()
+        };
+        if !why.is_empty() {
+            return Err(anyhow::anyhow!(why)).with_context(at);
         }
         known.push(found);
     }
-    // Every decided period and part lists as many loops as it found.
-    for (period, hand, loops) in claims {
-        let listed = known
-            .iter()
-            .filter(|f| e.counted.of(f) == u64::from(period))
-            .filter(|f| hand == 0 || f.position.first().len() == hand as usize)
-            .count() as u64;
-        if listed != loops {
-            let part = if hand == 0 { String::new() } else { format!(" smallest hand {hand}") };
-            bail!(
-                "--resume: {} lists {listed} loops of {}{part}, where the run found {loops}: the \
-                 files do not agree (start again with --replace)",
-                path.display(),
-                label(e.counted, period)
-            );
-        }
-    }
-    Ok((rows, parts, known))
+    Ok((rows, parts, known, claims))
 }

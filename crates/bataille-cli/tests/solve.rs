@@ -427,7 +427,7 @@ fn damaged_files_are_refused_on_resume() {
         assert_eq!(o.status.code(), Some(2), "case {i}: {}", text(&o));
         assert!(text(&o).contains(message), "case {i}, {message}: {}", text(&o));
     }
-    // A loop of another position of the same loop, under another id: refused too.
+    // A loop under an id that is not the engine's: refused too.
     let copy = dir.join("id");
     fs::create_dir_all(&copy).unwrap();
     for f in ["instances.csv", "metadata.csv"] {
@@ -439,6 +439,29 @@ fn damaged_files_are_refused_on_resume() {
     let o = bataille(&[&question[..], &["--resume", "--out", copy.to_str().unwrap()]].concat());
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("not 0000000000000000"), "{}", text(&o));
+    // A complete period with its proof's hash removed (and no parts to stand for it).
+    let copy = dir.join("no-proof");
+    fs::create_dir_all(&copy).unwrap();
+    for f in ["cycles.csv", "metadata.csv"] {
+        fs::copy(good.join(f), copy.join(f)).unwrap();
+    }
+    let three = row("3,");
+    let mut fields: Vec<&str> = three.split(',').collect();
+    fields[10] = "";
+    fs::write(copy.join("instances.csv"), instances.replace(&three, &fields.join(","))).unwrap();
+    let o = bataille(&[&question[..], &["--resume", "--out", copy.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("complete with no proof of its own"), "{}", text(&o));
+    // A loop of a period the question does not have (8, in periods 1 to 7).
+    let seven = dir.join("seven");
+    let to_seven = ["cycles", "solve", "-c", "1", "-v", "7", "--max-period", "7", "--all"];
+    run_ok(&[&to_seven[..], &["--out", seven.to_str().unwrap()]].concat());
+    let none = fs::read_to_string(seven.join("cycles.csv")).unwrap();
+    fs::write(seven.join("cycles.csv"), format!("{none}{}\n", cycles.lines().nth(1).unwrap()))
+        .unwrap();
+    let o = bataille(&[&to_seven[..], &["--resume", "--out", seven.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("turns in 8 tricks, not a period of this question"), "{}", text(&o));
     // The same for aligned solve: a cycle of rounds missing or written twice.
     let blocks = dir.join("aligned");
     let aligned = ["aligned", "solve", "--cards", "8", "--max-rounds", "5"];
@@ -456,12 +479,13 @@ fn damaged_files_are_refused_on_resume() {
 }
 
 /// A period that stopped at its first loop is not complete: resumed with --all, it lists every
-/// loop, as a run with --all from the start does.
+/// loop, and counts it, as a run with --all from the start does (with --max-period, where the
+/// loops already listed would be blocked were they kept).
 #[test]
 fn a_period_stopped_at_its_first_loop_is_completed_by_all() {
     let dir = scratch!("found-then-all");
     let (first, whole) = (dir.join("first"), dir.join("whole"));
-    let question = ["cycles", "solve", "-c", "1", "-v", "7", "--period", "8"];
+    let question = ["cycles", "solve", "-c", "1", "-v", "7", "--max-period", "8"];
     let o = run_ok(&[&question[..], &["--out", first.to_str().unwrap()]].concat());
     assert!(o.contains("stopped at the first loop"), "{o}");
     let o =
@@ -476,4 +500,30 @@ fn a_period_stopped_at_its_first_loop_is_completed_by_all() {
     };
     assert_eq!(sorted(&first), sorted(&whole));
     assert_eq!(sorted(&whole).len(), 53, "C=1 V=7: 52 loops of 8 tricks and the header");
+    let instances =
+        |d: &std::path::Path| without_times(&fs::read_to_string(d.join("instances.csv")).unwrap());
+    assert_eq!(instances(&first), instances(&whole));
+}
+
+/// A split period left with an undecided part, then resumed whole (without --split) and
+/// stopped again, leaves no stale parts behind: the next resume goes on.
+#[test]
+fn a_split_period_resumed_whole_leaves_no_stale_parts() {
+    let dir = scratch!("split-then-whole");
+    let out = dir.join("out");
+    let question = ["cycles", "solve", "-c", "1", "-v", "7", "--cards", "--period", "8", "--all"];
+    let out_s = out.to_str().unwrap();
+    run_ok(&[&question[..], &["--split", "--threads", "1", "--out", out_s]].concat());
+    // As a part that ran out of time would leave them.
+    let parts = fs::read_to_string(out.join("parts.csv")).unwrap();
+    fs::write(out.join("parts.csv"), parts.replace("8,3,false,complete,", "8,3,false,undecided,"))
+        .unwrap();
+    let instances = fs::read_to_string(out.join("instances.csv")).unwrap();
+    fs::write(out.join("instances.csv"), instances.replace(",complete,", ",undecided,")).unwrap();
+    let o =
+        run_ok(&[&question[..], &["--resume", "--time-limit", "0.001", "--out", out_s]].concat());
+    assert!(o.contains("UNDECIDED"), "{o}");
+    let o = run_ok(&[&question[..], &["--resume", "--out", out_s]].concat());
+    assert!(o.contains("8 cards: complete"), "{o}");
+    assert_eq!(fs::read_to_string(out.join("cycles.csv")).unwrap().lines().count(), 53);
 }

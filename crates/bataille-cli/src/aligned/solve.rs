@@ -77,7 +77,6 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         format!("question,{what} of {} cards ({times}) of {first} to {last} rounds", args.cards);
     let own = |dir: &Path| crate::solve::holds_question(dir, &header);
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
-    let settings = args.run.settings(true)?;
     let (mut rows, mut found) =
         if args.run.resume { read_previous(&args, first, last)? } else { (Vec::new(), Vec::new()) };
     rows.retain(|r| r.1 != "undecided");
@@ -85,6 +84,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     found.retain(|c| decided.contains(&(c.period_rounds as u32)));
     // The directory is this question's from now on: a run stopped at once can be resumed.
     write(&args, &header, &rows, &found)?;
+    let settings = args.run.settings(true)?;
     println!("question:  {what} of {} cards, hands of {}, {times}", args.cards, args.cards / 2);
     println!(
         "solver:    {} (LRAT proofs checked by bataille's own checker)",
@@ -236,7 +236,7 @@ fn read_previous(args: &SolveArgs, first: u32, last: u32) -> Result<(Vec<Row>, V
             format!("{rounds} rounds is not one of this question's {first} to {last}")
         } else if rows.iter().any(|r| r.0 == rounds) {
             format!("{rounds} rounds is there twice")
-        } else if f[1] == "complete" && (f[8].is_empty() || f[9].is_empty() || f[11].is_empty()) {
+        } else if f[1] == "complete" && f[8..12].iter().any(|c| c.is_empty()) {
             format!("{rounds} rounds is complete with no checked proof")
         } else {
             String::new()
@@ -273,6 +273,8 @@ fn read_previous(args: &SolveArgs, first: u32, last: u32) -> Result<(Vec<Row>, V
         };
         let why = if position.cards() != args.cards || !fits {
             format!("{position} is not a position of this question's cards")
+        } else if !(first as usize..=last as usize).contains(&cycle.period_rounds) {
+            format!("{position} has {} rounds, not a period of this question", cycle.period_rounds)
         } else if rec.get(0) != Some(cycle.period_rounds.to_string().as_str())
             || rec.get(1) != Some(format!("{:016x}", cycle.cycle_id).as_str())
         {
