@@ -35,6 +35,15 @@ pub(crate) fn parse_deal(
             deal.check_deck(spec)?;
             spec
         }
+        // One of the two given: the other follows from the number of cards, and the deal is
+        // checked against that deck (not against one inferred from its cards).
+        (Some(n), None) | (None, Some(n)) if n > 0 && deal.cards() % n == 0 => {
+            let other = deal.cards() / n;
+            let (c, v) = if colours.is_some() { (n, other) } else { (other, n) };
+            let spec = DeckSpec::new(c, v)?;
+            deal.check_deck(spec)?;
+            spec
+        }
         _ => {
             let spec = deal.infer_deck().context(
                 "the deal is not a whole deck (`bataille play --partial` plays any cards)",

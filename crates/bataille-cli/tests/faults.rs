@@ -422,6 +422,11 @@ fn smaller_refusals_and_messages() {
     assert!(stdout(&o).is_empty(), "nothing printed before the refusal: {}", stdout(&o));
     refused(&["construct", "aligned", "-v", "0"], &["at least 1"]);
     refused(&["bmn", "play", "--partial", "", ""], &["both hands are empty"]);
+    // One of -c and -v given: the deal is checked against the deck they make, not one
+    // inferred from its cards.
+    refused(&["cycles", "ancestors", "[1, 2] / [3, 9]", "-v", "4"], &["not a C=1 V=4 deck"]);
+    refused(&["play", "[1, 1, 2] / [2, 3, 3]", "-v", "2"], &["not a C=3 V=2 deck"]);
+    run_ok(&["play", "[1, 1, 2] / [2, 3, 3]", "-c", "2"]);
     // --replace leaves a file it did not write.
     let out = dir.join("out");
     fs::create_dir_all(&out).unwrap();
