@@ -316,7 +316,8 @@ fn a_signal_sent_twice_at_once_is_one_request() {
     let instances = fs::read_to_string(out.join("instances.csv")).unwrap();
     assert!(instances.contains("\n26,false,undecided,"), "{instances}");
     let o = run_ok(&[&question[..], &["--resume", "--time-limit", "1", "--out", s(&out)]].concat());
-    assert!(o.contains("26 cards: UNDECIDED"), "{o}");
+    // (Undecided again in 1 s on any machine so far; a faster one may decide it.)
+    assert!(o.contains("26 cards: UNDECIDED") || o.contains("26 cards: complete"), "{o}");
 }
 
 // 8. Estimates by time, whatever the count.
