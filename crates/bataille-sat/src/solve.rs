@@ -323,6 +323,8 @@ pub(crate) fn drive(
         status
     };
     let verdict = match fresh {
+        // A stop asked while the formula was built: the solver is not even loaded.
+        _ if settings.stop.load(Ordering::Relaxed) => Verdict::Undecided,
         Fresh::EveryCall => loop {
             // The LRAT proof numbers the formula's clauses exactly as the DIMACS file does.
             let mut s = traced(cnf)?;

@@ -583,3 +583,33 @@ fn the_c4v4_deck_has_exactly_the_hunts_four_loops_as_aligned_cycles() {
     known.sort();
     assert_eq!(ids, known);
 }
+
+/// A stop asked before the solver starts (while the formula was built) gives an undecided
+/// period at once: no solver call, no model, no certificate; the formula is still hashed.
+#[test]
+fn a_stop_asked_while_building_skips_the_solver() {
+    let dir = std::env::temp_dir().join(format!("bataille-sat-stopped-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut s = settings(&dir);
+    s.stop = Box::leak(Box::new(AtomicBool::new(true)));
+    let deck = DeckSpec::new(1, 5).unwrap();
+    let q = Question {
+        deck,
+        method: Method::Natural,
+        counted: Counted::Tricks,
+        period: 6,
+        deals: false,
+        max_ties: None,
+        max_hand: None,
+        first_hand: None,
+    };
+    let inst = solve(&q, &[], &s).unwrap();
+    assert_eq!((inst.verdict, inst.calls), (Verdict::Undecided, 0));
+    assert!(inst.found.is_empty() && inst.certificate.is_none());
+    assert_eq!(inst.cnf_sha256.len(), 64);
+    // The same question not stopped finds the C=1 V=5 loop of 6 tricks.
+    let inst = solve(&q, &[], &settings(&dir)).unwrap();
+    assert_eq!(inst.verdict, Verdict::Complete);
+    assert!(!inst.found.is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
