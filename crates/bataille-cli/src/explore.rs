@@ -147,6 +147,13 @@ fn append_longest(
 
 pub(crate) fn merge(args: MergeArgs) -> Result<ExitCode> {
     let started = Instant::now();
+    if let Some(dir) = args.parts.iter().find(|d| crate::output::files::same_path(d, &args.out)) {
+        bail!(
+            "--out {} is one of the parts to merge: the merge would replace it; give another \
+             directory",
+            dir.display()
+        );
+    }
     let mut parts = Vec::new();
     for dir in &args.parts {
         let path = dir.join("state.txt");

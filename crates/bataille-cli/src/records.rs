@@ -349,6 +349,15 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
         })?),
         _ => None,
     };
+    if let (Some(state), Budget::Iterations(n)) = (&resume, budget)
+        && state.iterations() > n
+    {
+        bail!(
+            "the checkpoint is already at {} iterations, beyond --iterations {n}: a resume \
+             cannot give the run of {n} (start it again without --resume)",
+            state.iterations()
+        );
+    }
     let own = |dir: &Path| read_state(&dir.join("state.txt")).is_ok_and(|s| s.is_some());
     let _outputs =
         prepare_outputs(args.checkpoint.as_deref(), args.resume, &args.out, args.replace, &own)?;

@@ -880,6 +880,9 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         .into_iter()
         .filter(|e| a.filter.as_deref().is_none_or(|f| e.id.contains(f)))
         .collect();
+    if entries.is_empty() {
+        anyhow::bail!("no catalogue entry matches --filter {:?}", a.filter.unwrap_or_default());
+    }
     let failed = crate::claims::print_claims(&entries, a.format.format(), STATUSES);
     Ok(crate::claims::exit_code(failed))
 }

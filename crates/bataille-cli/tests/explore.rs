@@ -89,6 +89,12 @@ fn merged_shards_equal_one_run() {
     let o = bataille(&["merge", p1, p1, "--out", dir.join("twice").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("given twice"), "{}", text(&o));
+    // A part as the output, even with --replace, is refused: the merge would replace it.
+    let before = fs::read(parts[0].join("state.txt")).unwrap();
+    let o = bataille(&["merge", p1, p2, p3, "--out", p1, "--replace"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("is one of the parts to merge"), "{}", text(&o));
+    assert_eq!(fs::read(parts[0].join("state.txt")).unwrap(), before);
 }
 
 #[test]

@@ -58,6 +58,15 @@ fn same_deals_whatever_the_threads_and_records_replay() {
     let r = records.to_str().unwrap();
     let out = run_ok(&["verify", "--filter", "records", "--records", r]);
     assert!(out.contains("4 record rows replayed: 4 ok, 0 failed"), "{out}");
+    // A records file whose last line lost its line end (edited by hand) gets one before the
+    // next rows, not a row glued to its last one.
+    let cut = dir.join("cut.csv");
+    fs::write(&cut, csv.trim_end()).unwrap();
+    let c = cut.to_str().unwrap();
+    search(&dir, "three", &["--iterations", "3001", "--threads", "1", "--records", c]);
+    assert_eq!(fs::read_to_string(&cut).unwrap().lines().count(), 7);
+    let out = run_ok(&["verify", "--filter", "records", "--records", c]);
+    assert!(out.contains("6 record rows replayed: 6 ok, 0 failed"), "{out}");
     // A stated length that the deal does not give is a failure (exit 1).
     let tampered = dir.join("tampered.csv");
     let row: Vec<&str> = lines[1].splitn(6, ',').collect();
@@ -127,6 +136,32 @@ fn checkpoint_and_resume() {
         fs::read(whole.join("state.txt")).unwrap(),
         fs::read(resumed.join("state.txt")).unwrap()
     );
+    // A resume asked for fewer iterations than the checkpoint holds is refused, not given the
+    // longer run's answer.
+    let fewer = dir.join("fewer");
+    let o = bataille(&[
+        "records",
+        "search",
+        "-c",
+        "4",
+        "-v",
+        "5",
+        "--chains",
+        "3",
+        "--epoch",
+        "500",
+        "--seed",
+        "9",
+        "--iterations",
+        "1000",
+        "--checkpoint",
+        cps,
+        "--resume",
+        "--out",
+        fewer.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("beyond --iterations 1000"), "{}", text(&o));
     // An existing checkpoint is not overwritten without --resume.
     let o = bataille(&[
         "records",

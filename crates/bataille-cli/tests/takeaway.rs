@@ -1,6 +1,6 @@
 //! `bataille takeaway`: solve, play (driven through standard input), table, verify.
 
-use crate::support::{bataille, bataille_with_input, stderr, stdout};
+use crate::support::{bataille, bataille_with_input, stderr, stdout, text};
 
 /// `solve` on published positions: (arguments, lines the answer must contain).
 #[test]
@@ -188,6 +188,10 @@ fn verify_has_no_unexplained_mismatch() {
     assert!(o.status.success());
     let mut r = csv::Reader::from_reader(o.stdout.as_slice());
     assert_eq!(r.records().count(), 4);
+    // A filter that matches nothing is an error, as for `bataille verify`, not "0 checked".
+    let o = bataille(&["takeaway", "verify", "--filter", "zzz"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("no catalogue entry matches"), "{}", text(&o));
     let o = bataille(&["takeaway", "verify", "--markdown", "--filter", "s004"]);
     assert!(o.status.success());
     let md = String::from_utf8(o.stdout).unwrap();

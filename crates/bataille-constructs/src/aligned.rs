@@ -184,7 +184,7 @@ pub enum EvenError {
     )]
     NotEven(usize),
     /// The asked decomposition does not add up to V.
-    #[error("4·{a} + 6·{b} = {} is not V={values}", 4 * a + 6 * b)]
+    #[error("4·{a} + 6·{b} = {} is not V={values}", split_sum(*a, *b).map_or("more than 2^64".to_string(), |s| s.to_string()))]
     Decomposition {
         /// V.
         values: usize,
@@ -195,11 +195,16 @@ pub enum EvenError {
     },
 }
 
+/// 4a + 6b, or `None` when it does not fit a `usize`.
+fn split_sum(a: usize, b: usize) -> Option<usize> {
+    a.checked_mul(4)?.checked_add(b.checked_mul(6)?)
+}
+
 /// The parts for an even V: `a` copies of [`KNOWN_V4`] followed by `b` copies of [`KNOWN_V6`],
 /// with (a, b) the first of [`decompositions`] unless given.
 pub fn even_deck(values: usize, split: Option<(usize, usize)>) -> Result<Vec<Position>, EvenError> {
     let (a, b) = match split {
-        Some((a, b)) if 4 * a + 6 * b == values && a + b > 0 => (a, b),
+        Some((a, b)) if split_sum(a, b) == Some(values) && a + b > 0 => (a, b),
         Some((a, b)) => return Err(EvenError::Decomposition { values, a, b }),
         None => *decompositions(values).first().ok_or(EvenError::NotEven(values))?,
     };
@@ -305,5 +310,12 @@ mod tests {
         );
         assert_eq!(even_deck(7, None), Err(EvenError::NotEven(7)));
         assert_eq!(even_deck(2, None), Err(EvenError::NotEven(2)));
+        // A split whose 4a or 6b wraps around to V is no decomposition of V.
+        let wraps = (1usize << 62) + 3;
+        let e = even_deck(12, Some((wraps, 0))).unwrap_err();
+        assert_eq!(e, EvenError::Decomposition { values: 12, a: wraps, b: 0 });
+        assert!(e.to_string().contains("more than 2^64"), "{e}");
+        let e = even_deck(12, Some((usize::MAX, 0))).unwrap_err().to_string();
+        assert!(e.contains("more than 2^64"), "{e}");
     }
 }

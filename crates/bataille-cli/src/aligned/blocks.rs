@@ -178,7 +178,14 @@ pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
         text.push_str(&blocks::catalogue_row(c));
         text.push('\n');
     }
+    // A run stopped before its end writes no catalogue: a partial one would read as whole
+    // (`aligned cover` takes every catalogue as complete). Its checkpoint holds the rest.
     match &args.out {
+        _ if !state.is_complete() => eprintln!(
+            "bataille: stopped before the end ({}/{} units): no catalogue written; continue \
+             with --checkpoint FILE --resume",
+            state.done, total
+        ),
         Some(path) => write_atomic(path, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => std::io::stdout().write_all(text.as_bytes())?,

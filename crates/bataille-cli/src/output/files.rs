@@ -392,7 +392,7 @@ pub(crate) fn prepare_file_output(
 }
 
 /// Whether `a` and `b` name the same existing file or directory, or the same path.
-fn same_path(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_path(a: &Path, b: &Path) -> bool {
     a == b || fs::canonicalize(a).ok().is_some_and(|x| fs::canonicalize(b).ok() == Some(x))
 }
 

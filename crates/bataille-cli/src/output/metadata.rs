@@ -131,7 +131,12 @@ pub(crate) fn check_records_file(path: &Path) -> Result<()> {
 /// length, and the error names it.
 pub(crate) fn append_records(path: &Path, rows: &[RecordRow]) -> Result<()> {
     let old_len = fs::metadata(path).map_or(0, |m| m.len());
-    let bytes = write_records(rows, old_len == 0);
+    let mut bytes = write_records(rows, old_len == 0);
+    // A file whose last line has no line end (edited by hand) gets one first, so that the
+    // first new row is not glued to the old last one.
+    if old_len > 0 && !ends_with_newline(path)? {
+        bytes.insert(0, b'\n');
+    }
     let mut file = fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -144,6 +149,18 @@ pub(crate) fn append_records(path: &Path, rows: &[RecordRow]) -> Result<()> {
         });
     }
     Ok(())
+}
+
+/// Whether the file's last byte is a line end.
+fn ends_with_newline(path: &Path) -> Result<bool> {
+    use std::io::{Read as _, Seek as _, SeekFrom};
+    let mut file =
+        fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut last = [0u8; 1];
+    file.seek(SeekFrom::End(-1))
+        .and_then(|_| file.read_exact(&mut last))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(last[0] == b'\n')
 }
 
 /// The commit of the working directory's repository (`-dirty` when tracked files outside
