@@ -201,7 +201,7 @@ fn a_used_output_directory_is_refused_unless_resumed_or_replaced() {
     // The same run again, or another deck: refused, the results untouched.
     refused(&[&["explore"][..], &c4v3].concat(), &["not empty", "--replace"]);
     refused(&["explore", "-c", "2", "-v", "3", "--exhaustive", "--out", o], &["not empty"]);
-    refused(&["merge", o, "--out", o], &["not empty"]);
+    refused(&["merge", o, "--out", o], &["is one of the parts to merge"]);
     assert_eq!(snapshot(&out), before);
     // A hunt replaces it: its files only, the explore's own gone.
     run_ok(&["hunt", "-c", "2", "-v", "3", "--exhaustive", "--out", o, "--replace"]);
