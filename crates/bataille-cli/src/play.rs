@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use bataille_engine::{
-    Card, DeckSpec, Game, GameResult, Limits, Methods, NoRandom, Outcome, Position, SeenPositions,
-    TrickResult, Tricks, aligned, play,
+    Card, DeckSpec, Ending, Game, GameResult, Limits, Methods, NoRandom, Outcome, Position,
+    SeenPositions, TrickResult, Tricks, aligned, play,
 };
 use clap::Args;
 use rand::SeedableRng;
@@ -133,7 +133,12 @@ fn run_script(deal: &Position, orders: &str) -> Result<ExitCode> {
         line = g.to_position().to_string();
         if let TrickResult::Ended(end) = t.result {
             println!("{line}");
-            println!("the game ends during scripted trick {} ({end:?})", i + 1);
+            let how = match end {
+                Ending::FirstWins => "the first player wins: the second has no card to turn",
+                Ending::SecondWins => "the second player wins: the first has no card to turn",
+                Ending::Draw => "a draw: both run out at the same reveal",
+            };
+            println!("the game ends during scripted trick {} ({how})", i + 1);
             return Ok(ExitCode::SUCCESS);
         }
     }

@@ -428,6 +428,9 @@ fn smaller_refusals_and_messages() {
     refused(&["cycles", "ancestors", "[1, 2] / [3, 9]", "-v", "4"], &["not a C=1 V=4 deck"]);
     refused(&["play", "[1, 1, 2] / [2, 3, 3]", "-v", "2"], &["not a C=3 V=2 deck"]);
     run_ok(&["play", "[1, 1, 2] / [2, 3, 3]", "-c", "2"]);
+    // A scripted game that ends says how, in words.
+    let t = run_ok(&["play", "1,1,1/1", "--partial", "--orders", "1,1,1,1"]);
+    assert!(t.contains("trick 1 (the first player wins: the second has no card"), "{t}");
     // --replace leaves a file it did not write.
     let out = dir.join("out");
     fs::create_dir_all(&out).unwrap();
