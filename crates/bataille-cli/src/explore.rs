@@ -137,7 +137,11 @@ fn append_longest(
         rows.push(row);
     }
     if rows.is_empty() {
-        println!("records:   no finished game to append");
+        if state.stats.finished() == 0 {
+            println!("records:   no finished game to append");
+        } else {
+            println!("records:   no game kept to append (--top 0 keeps none)");
+        }
         return Ok(());
     }
     append_records(path, &rows)?;

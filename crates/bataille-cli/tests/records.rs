@@ -350,6 +350,24 @@ fn explore_appends_its_longest_games() {
     let lines: Vec<&str> = rows.lines().collect();
     assert_eq!(lines.len(), 3, "{rows}");
     assert!(lines[1].starts_with("4,3,natural,tricks,37,54,"), "{rows}");
+    // --top 0 keeps no game: said so, nothing appended.
+    let none = dir.join("none");
+    let t = run_ok(&[
+        "explore",
+        "-c",
+        "4",
+        "-v",
+        "3",
+        "--exhaustive",
+        "--top",
+        "0",
+        "--records",
+        r,
+        "--out",
+        none.to_str().unwrap(),
+    ]);
+    assert!(t.contains("no game kept to append (--top 0 keeps none)"), "{t}");
+    assert_eq!(fs::read_to_string(&records).unwrap(), rows);
     assert!(lines[2].starts_with("4,3,natural,cards,37,54,"), "{rows}");
     // Exhaustive: no seed; the command is the one that was run.
     assert!(lines[1].contains(",-,bataille explore -c 4 -v 3 --exhaustive --records "), "{rows}");
