@@ -249,26 +249,21 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     parts.retain(|r| !redo(&r.verdict) && (args.split || decided.contains(&r.period)));
     // What is solved again finds its loops again (and with --max-period would not, were they
     // kept: they would be blocked).
+    let kept_part =
+        |period: u32, hand: u32| parts.iter().any(|r| (r.period, r.first_hand) == (period, hand));
     known.retain(|f| {
         let p = u32::try_from(counted.of(f)).unwrap_or(u32::MAX);
-        !(first..=last).contains(&p)
-            || decided.contains(&p)
-            || parts
-                .iter()
-                .any(|r| r.period == p && r.first_hand as usize == f.position.first().len())
+        !(first..=last).contains(&p) || decided.contains(&p) || kept_part(p, part_of(f))
     });
     // Every period and part kept lists as many loops as it found (what is solved again need
     // not: a run killed while dropping its loops leaves its row).
     for c in claims {
-        let kept = if c.hand == 0 {
-            decided.contains(&c.period)
-        } else {
-            parts.iter().any(|r| (r.period, r.first_hand) == (c.period, c.hand))
-        };
+        let kept =
+            if c.hand == 0 { decided.contains(&c.period) } else { kept_part(c.period, c.hand) };
         let listed = known
             .iter()
             .filter(|f| counted.of(f) == u64::from(c.period))
-            .filter(|f| c.hand == 0 || f.position.first().len() == c.hand as usize)
+            .filter(|f| c.hand == 0 || part_of(f) == c.hand)
             .count() as u64;
         if kept && listed != c.loops {
             let hand =
@@ -489,7 +484,13 @@ impl SplitRun<'_> {
 /// by period, then by the part (the first hand of the solver's position), each part's own in
 /// the order its solver found them.
 fn sort_split_loops(known: &mut [Found], counted: Counted) {
-    known.sort_by_key(|f| (counted.of(f), f.position.first().len()));
+    known.sort_by_key(|f| (counted.of(f), part_of(f)));
+}
+
+/// The part of a split period a loop was found in: the first hand of the solver's position,
+/// which the stream formula makes the loop's smallest hand.
+fn part_of(f: &Found) -> u32 {
+    f.position.first().len() as u32
 }
 
 fn what(deals: bool) -> &'static str {

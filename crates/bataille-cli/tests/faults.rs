@@ -7,7 +7,9 @@ use std::io::Read as _;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::hostile::{bataille, bin, refused, run_ok, s, snapshot, wait_at_most, within};
+use crate::hostile::{
+    bataille, bin, refused, run_ok, s, snapshot, spawn_quiet, wait_at_most, within,
+};
 use crate::support::{stderr, stdout, text};
 
 /// Waits until `path` exists (a run has started and locked its outputs).
@@ -46,13 +48,13 @@ fn wait_for_cpu(pid: u32, cpu: Duration) {
 fn a_second_run_on_the_same_outputs_is_refused_with_the_first_ones_pid() {
     let dir = scratch!("locks");
     let (out, ckpt) = (dir.join("out"), dir.join("ckpt"));
-    let mut first = bin()
-        .args(["explore", "-c", "4", "-v", "8", "--random", "100000000", "--threads", "1"])
-        .args(["--checkpoint", s(&ckpt), "--out", s(&out)])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut first = spawn_quiet(
+        &[
+            &["explore", "-c", "4", "-v", "8", "--random", "100000000", "--threads", "1"][..],
+            &["--checkpoint", s(&ckpt), "--out", s(&out)],
+        ]
+        .concat(),
+    );
     wait_for(&out.join(".bataille.lock"));
     let pid = format!("pid {}", first.id());
     let started = Instant::now();
@@ -70,17 +72,17 @@ fn a_second_run_on_the_same_outputs_is_refused_with_the_first_ones_pid() {
     // The race: many runs started at once on one directory. One writes it; every
     // other is refused (in use, or not empty), and the files are all that one's.
     let mix = dir.join("mix");
-    let children: Vec<_> = (1..=6)
-        .map(|seed| {
-            bin()
-                .args(["explore", "-c", "4", "-v", "4", "--random", "30000", "--threads", "1"])
-                .args(["--seed", &seed.to_string(), "--out", s(&mix)])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
+    let children: Vec<_> =
+        (1..=6)
+            .map(|seed| {
+                let seed = seed.to_string();
+                spawn_quiet(&[
+                &["explore", "-c", "4", "-v", "4", "--random", "30000", "--threads", "1"][..],
+                &["--seed", &seed, "--out", s(&mix)],
+            ]
+            .concat())
+            })
+            .collect();
     let codes: Vec<i32> = children
         .into_iter()
         .map(|mut c| wait_at_most(&mut c, Duration::from_secs(60)).unwrap().code().unwrap())
@@ -265,13 +267,13 @@ fn records_extend_is_bounded_by_its_budget() {
 fn sigterm_stops_random_deals_of_the_largest_deck_at_once() {
     let dir = scratch!("sigterm-255");
     let (ckpt, out) = (dir.join("ckpt"), dir.join("out"));
-    let mut child = bin()
-        .args(["explore", "-c", "1", "-v", "255", "--random", "100000000", "--threads", "2"])
-        .args(["--no-estimate-limit", "--checkpoint", s(&ckpt), "--out", s(&out)])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_quiet(
+        &[
+            &["explore", "-c", "1", "-v", "255", "--random", "100000000", "--threads", "2"][..],
+            &["--no-estimate-limit", "--checkpoint", s(&ckpt), "--out", s(&out)],
+        ]
+        .concat(),
+    );
     wait_for(&out.join(".bataille.lock"));
     // Units done: the child has had 6 s of CPU, several units of 64 deals (about 0.5 s of CPU
     // each in the test build on a quiet machine; with every core busy, 3 s once left none
@@ -296,13 +298,7 @@ fn a_signal_sent_twice_at_once_is_one_request() {
     let dir = scratch!("sigterm-twice");
     let out = dir.join("out");
     let question = ["cycles", "solve", "-c", "4", "-v", "4", "--cards", "--period", "26"];
-    let mut child = bin()
-        .args(question)
-        .args(["--out", s(&out)])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_quiet(&[&question[..], &["--out", s(&out)]].concat());
     // The question's files are written before the first period is solved.
     wait_for(&out.join("metadata.csv"));
     wait_for_cpu(child.id(), Duration::from_millis(300));

@@ -14,6 +14,11 @@ pub(crate) fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_bataille"))
 }
 
+/// The binary started in the background with `args`, its output thrown away.
+pub(crate) fn spawn_quiet(args: &[&str]) -> Child {
+    bin().args(args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap()
+}
+
 pub(crate) fn bataille(args: &[&str]) -> Output {
     within(bin().args(args), Duration::from_secs(60))
 }
@@ -150,14 +155,14 @@ fn sizes_beyond_their_limits_are_refused_before_any_work() {
 fn sigterm_stops_a_huge_deck_within_seconds_and_checkpoints_are_timely() {
     let dir = scratch!("sigterm");
     let (ckpt, out) = (dir.join("ckpt"), dir.join("out"));
-    let mut child = bin()
-        .args(["explore", "-c", "1", "-v", "20", "--exhaustive", "--threads", "1"])
-        .args(["--no-estimate-limit", "--checkpoint-every", "1", "--checkpoint", s(&ckpt)])
-        .args(["--out", s(&out)])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_quiet(
+        &[
+            &["explore", "-c", "1", "-v", "20", "--exhaustive", "--threads", "1"][..],
+            &["--no-estimate-limit", "--checkpoint-every", "1", "--checkpoint", s(&ckpt)],
+            &["--out", s(&out)],
+        ]
+        .concat(),
+    );
     // A checkpoint within seconds (the estimate's sample takes about 0.3 s).
     let started = Instant::now();
     while !ckpt.exists() && started.elapsed() < Duration::from_secs(20) {

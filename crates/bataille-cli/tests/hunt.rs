@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
+use crate::hostile::spawn_quiet;
 use crate::support::{assert_same_files, bataille, run_ok, summary_value, text};
 
 const RESULTS: [&str; 6] =
@@ -172,19 +172,14 @@ fn bad_input_is_refused() {
 /// checkpoint and ends with exactly the files of an uninterrupted run.
 #[test]
 fn killed_run_resumes_from_its_last_checkpoint() {
-    use std::process::Stdio;
     use std::time::{Duration, Instant};
     let dir = scratch!("killed");
     let (full, cut, ck) = (dir.join("full"), dir.join("cut"), dir.join("run.ckpt"));
     let args = ["hunt", "-c", "2", "-v", "6", "--exhaustive", "--threads", "1"];
     let (cut_s, ck_s) = (cut.to_str().unwrap(), ck.to_str().unwrap());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bataille"))
-        .args(args)
-        .args(["--checkpoint", ck_s, "--checkpoint-every", "1", "--out", cut_s])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_quiet(
+        &[&args[..], &["--checkpoint", ck_s, "--checkpoint-every", "1", "--out", cut_s]].concat(),
+    );
     // Killed as soon as its first checkpoint is there (std's `kill` is SIGKILL on Unix).
     let started = Instant::now();
     while !ck.exists() {

@@ -3,11 +3,19 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use crate::support::{bataille, run_ok, text};
 
 /// A small search into `dir/name`; `extra` adds flags (`--records FILE` to append its rows).
 fn search(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let o = search_output(dir, name, extra);
+    assert!(o.status.success(), "{}", text(&o));
+    dir.join(name)
+}
+
+/// The same search, whatever its exit status.
+fn search_output(dir: &Path, name: &str, extra: &[&str]) -> Output {
     let out = dir.join(name);
     let mut args = vec![
         "records",
@@ -26,8 +34,7 @@ fn search(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
         out.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
-    run_ok(&args);
-    out
+    bataille(&args)
 }
 
 #[test]
@@ -138,28 +145,8 @@ fn checkpoint_and_resume() {
     );
     // A resume asked for fewer iterations than the checkpoint holds is refused, not given the
     // longer run's answer.
-    let fewer = dir.join("fewer");
-    let o = bataille(&[
-        "records",
-        "search",
-        "-c",
-        "4",
-        "-v",
-        "5",
-        "--chains",
-        "3",
-        "--epoch",
-        "500",
-        "--seed",
-        "9",
-        "--iterations",
-        "1000",
-        "--checkpoint",
-        cps,
-        "--resume",
-        "--out",
-        fewer.to_str().unwrap(),
-    ]);
+    let o =
+        search_output(&dir, "fewer", &["--iterations", "1000", "--checkpoint", cps, "--resume"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("beyond --iterations 1000"), "{}", text(&o));
     // An existing checkpoint is not overwritten without --resume.
@@ -352,20 +339,8 @@ fn explore_appends_its_longest_games() {
     assert!(lines[1].starts_with("4,3,natural,tricks,37,54,"), "{rows}");
     // --top 0 keeps no game: said so, nothing appended.
     let none = dir.join("none");
-    let t = run_ok(&[
-        "explore",
-        "-c",
-        "4",
-        "-v",
-        "3",
-        "--exhaustive",
-        "--top",
-        "0",
-        "--records",
-        r,
-        "--out",
-        none.to_str().unwrap(),
-    ]);
+    let c4v3 = ["explore", "-c", "4", "-v", "3", "--exhaustive", "--records", r];
+    let t = run_ok(&[&c4v3[..], &["--top", "0", "--out", none.to_str().unwrap()]].concat());
     assert!(t.contains("no game kept to append (--top 0 keeps none)"), "{t}");
     assert_eq!(fs::read_to_string(&records).unwrap(), rows);
     assert!(lines[2].starts_with("4,3,natural,cards,37,54,"), "{rows}");
