@@ -12,9 +12,9 @@
 # c4v10-optimized-random-3 39 min; the natural samples c4vV-natural-sample (10^8 deals, seed
 # 100 + V, V = 6..10, 12, 13: a first look at the natural column) 1.5 to 3 min each beside
 # another run.
-# The runs are deterministic: rerunning one appends the same rows again (harmless: `bataille
-# verify` replays them and the records table keeps the best per cell). RECORDS=FILE appends
-# elsewhere. Build first: cargo build --release -p bataille-cli.
+# The runs are deterministic: rerunning one (or resuming a finished one, as a requeued job does)
+# finds the same games, and a game the records file already holds is not appended again.
+# RECORDS=FILE appends elsewhere. Build first: cargo build --release -p bataille-cli.
 #
 # The natural hunts c4v6-natural-random ... c4v13-natural-random (5·10^10 deals each, seed V;
 # the public natural records took 10^10 to 5·10^10 random deals each) are not part of "all":

@@ -38,7 +38,7 @@ use clap::Args;
 use crate::args::{DeckArgs, RunArgs, max_tricks};
 use crate::output::{
     append_records, check_records_file, command_line, commit, machine, prepare_outputs,
-    replay_command, utc_now,
+    replay_command, report_appended, utc_now,
 };
 use crate::search::{RunConfig, results, run_search};
 
@@ -144,8 +144,7 @@ fn append_longest(
         }
         return Ok(());
     }
-    append_records(path, &rows)?;
-    println!("records:   longest games appended to {}", path.display());
+    report_appended(path, append_records(path, &rows)?, rows.len());
     Ok(())
 }
 

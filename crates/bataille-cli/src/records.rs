@@ -43,7 +43,7 @@ use crate::output::progress::{RecordsProgress, UnitsProgress};
 use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
 use crate::output::{
     OutputFiles, append_records, check_records_file, command_line, commit, machine,
-    prepare_outputs, read_bounded, utc_now,
+    prepare_outputs, read_bounded, report_appended, utc_now,
 };
 
 /// Flags of `bataille records`.
@@ -303,8 +303,7 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
             ),
         }
     } else if let Some(records) = &args.records {
-        append_records(records, &rows)?;
-        println!("records:   appended to {}", records.display());
+        report_appended(records, append_records(records, &rows)?, rows.len());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -456,8 +455,7 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
                     },
                 })
                 .collect();
-        append_records(records, &rows)?;
-        println!("records:   appended to {}", records.display());
+        report_appended(records, append_records(records, &rows)?, rows.len());
     }
     println!("results:   {}", args.out.display());
     if ended.interrupted {

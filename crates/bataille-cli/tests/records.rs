@@ -43,14 +43,18 @@ fn same_deals_whatever_the_threads_and_records_replay() {
     let records = dir.join("records.csv");
     let r = records.to_str().unwrap();
     let a = search(&dir, "one", &["--iterations", "3001", "--threads", "1", "--records", r]);
-    let b = search(&dir, "two", &["--iterations", "3001", "--threads", "2", "--records", r]);
+    let o = search_output(&dir, "two", &["--iterations", "3001", "--threads", "2", "--records", r]);
+    assert!(o.status.success(), "{}", text(&o));
+    let b = dir.join("two");
     for f in ["best.csv", "cycles.csv", "state.txt"] {
         assert_eq!(fs::read(a.join(f)).unwrap(), fs::read(b.join(f)).unwrap(), "{f}");
     }
-    // Two runs, two rows each (best by tricks, best by cards), one header.
+    // Two rows (best by tricks, best by cards) under one header: the second run found the same
+    // games, and a game the file holds is not appended twice.
+    assert!(text(&o).contains("records:   already in "), "{}", text(&o));
     let csv = fs::read_to_string(&records).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines.len(), 5, "{csv}");
+    assert_eq!(lines.len(), 3, "{csv}");
     assert_eq!(
         lines[0],
         "colours,values,method,measure,tricks,cards,deal,seed,command,commit,machine,date"
@@ -64,16 +68,17 @@ fn same_deals_whatever_the_threads_and_records_replay() {
     assert!(lines[1].contains(&format!("tricks,{},{}", fields[2], fields[3])), "{first}");
     let r = records.to_str().unwrap();
     let out = run_ok(&["verify", "--filter", "records", "--records", r]);
-    assert!(out.contains("4 record rows replayed: 4 ok, 0 failed"), "{out}");
+    assert!(out.contains("2 record rows replayed: 2 ok, 0 failed"), "{out}");
     // A records file whose last line lost its line end (edited by hand) gets one before the
-    // next rows, not a row glued to its last one.
+    // next rows (here the other method's games), not a row glued to its last one.
     let cut = dir.join("cut.csv");
     fs::write(&cut, csv.trim_end()).unwrap();
     let c = cut.to_str().unwrap();
-    search(&dir, "three", &["--iterations", "3001", "--threads", "1", "--records", c]);
-    assert_eq!(fs::read_to_string(&cut).unwrap().lines().count(), 7);
+    let more = ["--iterations", "3001", "-m", "optimized", "--records", c];
+    search(&dir, "three", &more);
+    assert_eq!(fs::read_to_string(&cut).unwrap().lines().count(), 5);
     let out = run_ok(&["verify", "--filter", "records", "--records", c]);
-    assert!(out.contains("6 record rows replayed: 6 ok, 0 failed"), "{out}");
+    assert!(out.contains("4 record rows replayed: 4 ok, 0 failed"), "{out}");
     // A stated length that the deal does not give is a failure (exit 1).
     let tampered = dir.join("tampered.csv");
     let row: Vec<&str> = lines[1].splitn(6, ',').collect();
@@ -332,7 +337,7 @@ fn explore_appends_its_longest_games() {
     // Every C=4 V=3 deal: the longest game is 37 tricks / 54 cards by both measures.
     let out_text =
         run_ok(&["explore", "-c", "4", "-v", "3", "--exhaustive", "--records", r, "--out", o]);
-    assert!(out_text.contains("longest games appended"), "{out_text}");
+    assert!(out_text.contains("records:   2 appended to "), "{out_text}");
     let rows = fs::read_to_string(&records).unwrap();
     let lines: Vec<&str> = rows.lines().collect();
     assert_eq!(lines.len(), 3, "{rows}");
@@ -376,6 +381,29 @@ fn explore_appends_its_longest_games() {
     assert!(lines[3].contains(",7,bataille explore "), "{rows}");
     assert!(!lines[3].contains("ckpt") && !lines[3].contains("--checkpoint"), "{rows}");
     assert!(!lines[3].contains("--replace"), "{rows}");
+    // Resuming the finished run (a requeued job) finds the same games: none appended again.
+    let again = run_ok(&[
+        "explore",
+        "-c",
+        "4",
+        "-v",
+        "4",
+        "-m",
+        "optimized",
+        "--random",
+        "2000",
+        "--seed",
+        "7",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+        "--resume",
+        "--records",
+        r,
+        "--out",
+        o,
+    ]);
+    assert!(again.contains("records:   already in "), "{again}");
+    assert_eq!(fs::read_to_string(&records).unwrap(), rows);
     let v = run_ok(&["verify", "--filter", "records", "--records", r]);
     assert!(v.contains("4 rows") || v.contains("ok"), "{v}");
     assert!(!v.contains("FAIL"), "{v}");

@@ -125,13 +125,28 @@ pub(crate) fn check_records_file(path: &Path) -> Result<()> {
     check_appendable(path)
 }
 
-/// Appends `rows` to the records file, writing the header first if the file is new or empty.
-/// Its directory must exist (checked before the run by [`check_records_file`]); none is
-/// created. The rows go in one write; if it fails (a full disk) the file is cut back to its old
-/// length, and the error names it.
-pub(crate) fn append_records(path: &Path, rows: &[RecordRow]) -> Result<()> {
+/// Appends `rows` to the records file, writing the header first if the file is new or empty,
+/// and returns how many were appended: a row whose game the file already holds (the same deck,
+/// methods, measure and deal, as when a finished run is resumed or a job requeued) is not
+/// written twice. Its directory must exist (checked before the run by [`check_records_file`]);
+/// none is created. The rows go in one write; if it fails (a full disk) the file is cut back to
+/// its old length, and the error names it.
+pub(crate) fn append_records(path: &Path, rows: &[RecordRow]) -> Result<usize> {
+    let old = read_records(path)?.unwrap_or_default();
+    let same = |a: &RecordRow, b: &RecordRow| {
+        (a.spec, a.methods, a.measure, &a.deal) == (b.spec, b.methods, b.measure, &b.deal)
+    };
+    let mut new: Vec<RecordRow> = Vec::new();
+    for row in rows {
+        if !old.iter().any(|(_, o)| same(o, row)) && !new.iter().any(|n| same(n, row)) {
+            new.push(row.clone());
+        }
+    }
+    if new.is_empty() {
+        return Ok(0);
+    }
     let old_len = fs::metadata(path).map_or(0, |m| m.len());
-    let mut bytes = write_records(rows, old_len == 0);
+    let mut bytes = write_records(&new, old_len == 0);
     // A file whose last line has no line end (edited by hand) gets one first, so that the
     // first new row is not glued to the old last one.
     if old_len > 0 && !ends_with_newline(path)? {
@@ -148,7 +163,17 @@ pub(crate) fn append_records(path: &Path, rows: &[RecordRow]) -> Result<()> {
             format!("cannot append to {} (it keeps its old rows)", path.display())
         });
     }
-    Ok(())
+    Ok(new.len())
+}
+
+/// Says how many of `offered` rows [`append_records`] appended to `path`.
+pub(crate) fn report_appended(path: &Path, appended: usize, offered: usize) {
+    let p = path.display();
+    match (appended, offered - appended) {
+        (0, _) => println!("records:   already in {p} (nothing appended)"),
+        (n, 0) => println!("records:   {n} appended to {p}"),
+        (n, k) => println!("records:   {n} appended to {p} ({k} already there)"),
+    }
 }
 
 /// Whether the file's last byte is a line end.
