@@ -5,7 +5,8 @@
 //! last line `checksum H` where H is the 64-bit FNV-1a hash of the body, in hexadecimal.
 //! [`open`] refuses a text whose first line is not the expected one, or whose checksum does not
 //! match (a torn or edited file), and reads a file whose line ends were turned into CRLF (by a
-//! checkout on Windows, say) as the same file.
+//! checkout on Windows, say), or whose last line lost its line end (by an editor), as the same
+//! file.
 //!
 //! ```
 //! use bataille_search::sealed::{open, seal, SealError};
@@ -14,6 +15,7 @@
 //! assert!(text.starts_with("my state v1\ndone 3\nchecksum "));
 //! assert_eq!(open(&text, "my state v1").unwrap(), "my state v1\ndone 3\n");
 //! assert_eq!(open(&text.replace('\n', "\r\n"), "my state v1").unwrap(), "my state v1\ndone 3\n");
+//! assert_eq!(open(text.trim_end(), "my state v1").unwrap(), "my state v1\ndone 3\n");
 //! assert_eq!(open(&text.replace("done 3", "done 4"), "my state v1"), Err(SealError::Checksum));
 //! assert!(matches!(open(&text, "other v1"), Err(SealError::Format { .. })));
 //! ```
@@ -68,7 +70,7 @@ pub fn open<'a>(text: &'a str, magic: &str) -> Result<Cow<'a, str>, SealError> {
     let body_end = text.rfind("checksum ").ok_or(SealError::Checksum)?;
     let saved = text[body_end..]
         .strip_prefix("checksum ")
-        .and_then(|t| t.strip_suffix('\n'))
+        .map(|t| t.strip_suffix('\n').unwrap_or(t))
         .and_then(|t| u64::from_str_radix(t, 16).ok());
     let body_ok = body_end > 0 && text.as_bytes()[body_end - 1] == b'\n';
     if !body_ok || saved != Some(fnv1a(&text.as_bytes()[..body_end])) {
