@@ -176,6 +176,10 @@ fn spivey_one(
 ) -> Result<ExitCode> {
     let plan = match Plan::new(v) {
         Ok(plan) => plan,
+        Err(PlanError::NotApplicable(why)) if deal.is_some() || given(labelling) => {
+            let flag = if deal.is_some() { "--deal" } else { "--substitution" };
+            bail!("{flag} reads a labelling of Spivey's pattern, and V={v} has none: {why}")
+        }
         Err(PlanError::NotApplicable(why)) => {
             println!("V:             {v}");
             println!("construction:  does not apply");
@@ -278,6 +282,11 @@ fn spivey_one(
             Ok(ExitCode::from(crate::EXIT_FINDING))
         }
     }
+}
+
+/// Whether the labelling is an explicit `--substitution`.
+fn given(l: &Labelling) -> bool {
+    matches!(l, Labelling::Given(_))
 }
 
 fn labelling_name(l: &Labelling) -> String {

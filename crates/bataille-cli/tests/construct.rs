@@ -93,6 +93,9 @@ fn construct_bad_input() {
         &["construct", "spivey", "-v", "9", "--substitution", "A=9,x"],
         &["construct", "spivey", "-v", "5,7", "--deal", "5,3/2,4,1"],
         &["construct", "spivey", "-v", "9", "--labelling", "clever"],
+        // A labelling to read on a V the construction does not apply to is not ignored.
+        &["construct", "spivey", "-v", "12", "--deal", "[1, 2] / [3, 4]"],
+        &["construct", "spivey", "-v", "6", "--substitution", "A=1,2 B=3,4,5,6"],
         &["construct", "aligned", "-v", "10", "--split", "2,2"],
         &["construct", "aligned", "-v", "10", "--split", "x"],
         &["construct", "c1-positions", "-v", "14"],
