@@ -19,7 +19,12 @@
 #   shard-KKK/        the shard's output directory (summary.csv, cycles.csv, loops.csv, ...)
 #   shard-KKK.ckpt    its checkpoint while it runs (committed with the rest, so that a fresh
 #                     clone resumes it)
-#   cpu.csv           one line per shard segment: shard, start, end, CPU s, exit, commit
+#   cpu.csv           one line per shard segment: shard, start, end, CPU s, exit, commit; a
+#                     segment that died with its machine (SIGKILL, power, a session's end) is
+#                     `K,start,,,lost,commit`: its checkpoint kept the work, its CPU time is
+#                     not known
+#   running           the segment under way (`K,start,commit`), committed with the checkpoint:
+#                     the next run that finds it with no run holding the lock writes its lost row
 set -euo pipefail
 SAMPLER=${1:?usage: scripts/position-hunt-52.sh uniform|insert [MAX_SHARDS|status|merge]}
 ACTION=${2:-all}
@@ -60,6 +65,16 @@ if [[ $ACTION == merge ]]; then
 fi
 
 max=$([[ $ACTION == all ]] && echo "$SHARDS" || echo "$ACTION")
+# One run at a time (the lock goes with its process, whatever kills it); a segment left marked
+# running was then lost with its machine.
+exec 9>"$DIR/.script.lock"
+flock -n 9 || { echo "another run of natural-$SAMPLER is under way (it holds $DIR/.script.lock)" >&2; exit 2; }
+if [[ -s $DIR/running ]]; then
+    IFS=, read -r k start commit <"$DIR/running"
+    echo "$k,$start,,,lost,$commit" >>"$DIR/cpu.csv"
+    echo "shard $k: its segment started $start was lost with its machine (cpu.csv row written)"
+fi
+rm -f "$DIR/running"
 mkdir -p target/hunt52-bin
 cp "${BIN:-target/release/bataille}" target/hunt52-bin/bataille
 BIN=target/hunt52-bin/bataille
@@ -73,6 +88,7 @@ for ((k = 1; k <= SHARDS && played < max; k++)); do
     [[ -f $ckpt ]] && resume=(--resume)
     echo "== shard $k/$SHARDS ($(date -u +%FT%TZ)) ${resume[*]}"
     start=$(date -u +%FT%TZ)
+    echo "$k,$start,$COMMIT" >"$DIR/running"
     times=$(mktemp)
     status=0
     /usr/bin/time -f "%U %S" -o "$times" "$BIN" cycles hunt -c 4 -v 13 -m natural \
@@ -89,6 +105,7 @@ for ((k = 1; k <= SHARDS && played < max; k++)); do
     cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$times")
     rm -f "$times"
     echo "$k,$start,$(date -u +%FT%TZ),$cpu,$status,$COMMIT" >>"$DIR/cpu.csv"
+    rm -f "$DIR/running"
     [[ $status -eq 0 ]] || exit "$status"
     rm -f "$ckpt"
     played=$((played + 1))
