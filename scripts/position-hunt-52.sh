@@ -1,7 +1,7 @@
 #!/bin/bash
 # The 52-card hunt in position space: loops looked for among positions of every split of the
-# C=4 V=13 deck (natural stacking), not only among deals. One run of POSITIONS positions is cut
-# into SHARDS shards (`--shard K/SHARDS`), each an ordinary resumable output directory with its
+# C=4 V=13 deck (natural stacking, or METHOD=optimized), not only among deals. One run of
+# POSITIONS positions is cut into SHARDS shards (`--shard K/SHARDS`), each an ordinary resumable output directory with its
 # checkpoint beside it while it runs, so that the run goes on over many sessions and machines:
 # the script plays the shards in order, skips the finished ones and resumes the one it was
 # stopped in. `merge` of every shard gives the files of the whole run.
@@ -13,9 +13,10 @@
 #   SAMPLER: uniform (1e11 positions in 100 shards) or insert (cards of new values inserted
 #   into the known loops of smaller decks, results/cycles/seeds/c4-natural-known.txt: 1e10
 #   positions in 10 shards). Environment: BIN (default target/release/bataille, copied to
-#   target/hunt52-bin/), THREADS (default 0: every core).
+#   target/hunt52-bin/), THREADS (default 0: every core), METHOD (natural, the default, or
+#   optimized: the same shards and seed under results/cycles/hunt-52/optimized-SAMPLER/).
 #
-# Layout under results/cycles/hunt-52/natural-SAMPLER/:
+# Layout under results/cycles/hunt-52/METHOD-SAMPLER/:
 #   shard-KKK/        the shard's output directory (summary.csv, cycles.csv, loops.csv, ...)
 #   shard-KKK.ckpt    its checkpoint while it runs (committed with the rest, so that a fresh
 #                     clone resumes it)
@@ -28,16 +29,23 @@
 set -euo pipefail
 SAMPLER=${1:?usage: scripts/position-hunt-52.sh uniform|insert [MAX_SHARDS|status|merge]}
 ACTION=${2:-all}
+METHOD=${METHOD:-natural}
 SEED=1
+case $METHOD in
+natural | optimized) ;;
+*) echo "unknown METHOD $METHOD (natural or optimized)" >&2; exit 2 ;;
+esac
 case $SAMPLER in
 uniform) POSITIONS=100000000000 SHARDS=100 EXTRA=() ;;
 insert)
     POSITIONS=10000000000 SHARDS=10
     EXTRA=(--seeds results/cycles/seeds/c4-natural-known.txt)
+    [[ $METHOD == natural ]] || { echo "the insert seeds are natural loops: METHOD=natural only" >&2; exit 2; }
     ;;
 *) echo "unknown sampler $SAMPLER (uniform or insert)" >&2; exit 2 ;;
 esac
-DIR=results/cycles/hunt-52/natural-$SAMPLER
+RUN=$METHOD-$SAMPLER
+DIR=results/cycles/hunt-52/$RUN
 mkdir -p "$DIR"
 [[ -f $DIR/cpu.csv ]] || echo "shard,start,end,cpu_s,exit,commit" >"$DIR/cpu.csv"
 name() { printf 'shard-%03d' "$1"; }
@@ -52,7 +60,7 @@ if [[ $ACTION == status ]]; then
         looping=$((looping + $(awk -F, '$1 == "looping_deals" { print $2 }' "$out/summary.csv")))
     done
     cpu=$(awk -F, 'NR > 1 && ($5 == 0 || $5 == 130) { t += $4 } END { printf "%.0f", t }' "$DIR/cpu.csv")
-    echo "natural-$SAMPLER: $done of $SHARDS shards done, $positions positions, $looping looping, $cpu CPU s"
+    echo "$RUN: $done of $SHARDS shards done, $positions positions, $looping looping, $cpu CPU s"
     exit 0
 fi
 if [[ $ACTION == merge ]]; then
@@ -68,7 +76,7 @@ max=$([[ $ACTION == all ]] && echo "$SHARDS" || echo "$ACTION")
 # One run at a time (the lock goes with its process, whatever kills it); a segment left marked
 # running was then lost with its machine.
 exec 9>"$DIR/.script.lock"
-flock -n 9 || { echo "another run of natural-$SAMPLER is under way (it holds $DIR/.script.lock)" >&2; exit 2; }
+flock -n 9 || { echo "another run of $RUN is under way (it holds $DIR/.script.lock)" >&2; exit 2; }
 if [[ -s $DIR/running ]]; then
     IFS=, read -r k start commit <"$DIR/running"
     echo "$k,$start,,,lost,$commit" >>"$DIR/cpu.csv"
@@ -91,7 +99,7 @@ for ((k = 1; k <= SHARDS && played < max; k++)); do
     echo "$k,$start,$COMMIT" >"$DIR/running"
     times=$(mktemp)
     status=0
-    /usr/bin/time -f "%U %S" -o "$times" "$BIN" cycles hunt -c 4 -v 13 -m natural \
+    /usr/bin/time -f "%U %S" -o "$times" "$BIN" cycles hunt -c 4 -v 13 -m "$METHOD" \
         --sampler "$SAMPLER" "${EXTRA[@]}" --random "$POSITIONS" --seed $SEED \
         --shard "$k/$SHARDS" --threads "${THREADS:-0}" --checkpoint "$ckpt" "${resume[@]}" \
         --out "$out" --replace &
