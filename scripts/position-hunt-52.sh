@@ -13,8 +13,9 @@
 #   SAMPLER: uniform (1e11 positions in 100 shards) or insert (cards of new values inserted
 #   into the known loops of smaller decks, results/cycles/seeds/c4-natural-known.txt: 1e10
 #   positions in 10 shards). Environment: BIN (default target/release/bataille, copied to
-#   target/hunt52-bin/), THREADS (default 0: every core), METHOD (natural, the default, or
-#   optimized: the same shards and seed under results/cycles/hunt-52/optimized-SAMPLER/).
+#   target/hunt52-bin/METHOD-SAMPLER/), THREADS (default 0: every core), METHOD (natural,
+#   the default, or optimized: the same shards and seed under
+#   results/cycles/hunt-52/optimized-SAMPLER/).
 #
 # Layout under results/cycles/hunt-52/METHOD-SAMPLER/:
 #   shard-KKK/        the shard's output directory (summary.csv, cycles.csv, loops.csv, ...)
@@ -72,6 +73,11 @@ if [[ $ACTION == merge ]]; then
     exec "${BIN:-target/release/bataille}" merge "${parts[@]}" --partial --out "$DIR/merged" --replace
 fi
 
+[[ $ACTION == all || $ACTION =~ ^[1-9][0-9]*$ ]] || {
+    echo "MAX_SHARDS must be a positive number of shards, not '$ACTION' (or status, merge)" >&2
+    exit 2
+}
+[[ ${THREADS:-0} =~ ^[0-9]+$ ]] || { echo "THREADS must be a number (0: every core), not '$THREADS'" >&2; exit 2; }
 max=$([[ $ACTION == all ]] && echo "$SHARDS" || echo "$ACTION")
 # One run at a time (the lock goes with its process, whatever kills it); a segment left marked
 # running was then lost with its machine.
@@ -79,13 +85,19 @@ exec 9>"$DIR/.script.lock"
 flock -n 9 || { echo "another run of $RUN is under way (it holds $DIR/.script.lock)" >&2; exit 2; }
 if [[ -s $DIR/running ]]; then
     IFS=, read -r k start commit <"$DIR/running"
-    echo "$k,$start,,,lost,$commit" >>"$DIR/cpu.csv"
-    echo "shard $k: its segment started $start was lost with its machine (cpu.csv row written)"
+    # (Unless the segment's own row was written just before the machine went.)
+    if ! grep -q "^$k,$start," "$DIR/cpu.csv"; then
+        echo "$k,$start,,,lost,$commit" >>"$DIR/cpu.csv"
+        echo "shard $k: its segment started $start was lost with its machine (cpu.csv row written)"
+    fi
 fi
 rm -f "$DIR/running"
-mkdir -p target/hunt52-bin
-cp "${BIN:-target/release/bataille}" target/hunt52-bin/bataille
-BIN=target/hunt52-bin/bataille
+# A copy of its own for each run, so that a rebuild (or another run's copy) does not change
+# the binary under a run; put in place by a rename, never written while another process runs it.
+mkdir -p "target/hunt52-bin/$RUN"
+cp "${BIN:-target/release/bataille}" "target/hunt52-bin/$RUN/bataille.tmp"
+mv "target/hunt52-bin/$RUN/bataille.tmp" "target/hunt52-bin/$RUN/bataille"
+BIN=target/hunt52-bin/$RUN/bataille
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 [[ -z $(git status --porcelain -- crates 2>/dev/null) ]] || COMMIT=$COMMIT-dirty
 played=0

@@ -41,10 +41,19 @@ sample() { # name, deck and method flags, deals, seed
         resume=(--checkpoint "$CHECKPOINTS/$name.ckpt")
         [ -e "$CHECKPOINTS/$name.ckpt" ] && resume+=(--resume)
     fi
+    # In the background, so that Ctrl-C or SIGTERM to the script reaches it at once (the trap
+    # below): it saves its checkpoint and exits 130, and so does the script.
     # shellcheck disable=SC2086 # $2 holds several flags
     "$BIN" explore $2 --random "$deals" --seed "$seed" --top 20 --threads "$THREADS" \
-        --records "$RECORDS" --out "results/hunts/$name" --replace "${resume[@]}"
+        --records "$RECORDS" --out "results/hunts/$name" --replace "${resume[@]}" &
+    local pid=$! status=0
+    while :; do
+        if wait "$pid"; then status=0; break; else status=$?; fi
+        kill -0 "$pid" 2>/dev/null || break
+    done
+    return "$status"
 }
+trap 'kill -TERM $(jobs -p) 2>/dev/null' INT TERM
 
 run() {
     case $1 in

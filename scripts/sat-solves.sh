@@ -112,8 +112,19 @@ case ${1:-} in
     table) table; exit 0 ;;
     aligned-table) aligned_table; exit 0 ;;
 esac
+[[ $LIMIT =~ ^[1-9][0-9]*$ ]] || { echo "LIMIT must be a positive number of seconds, not '$LIMIT'" >&2; exit 2; }
 names=("$@")
+for n in "${names[@]}"; do
+    known=0
+    for q in "${QUESTIONS[@]}"; do [[ ${q%%:*} == "$n" ]] && known=1; done
+    ((known)) || { echo "unknown question '$n' (the names are in the QUESTIONS list of $0; or table, aligned-table)" >&2; exit 2; }
+done
+# Ctrl-C or SIGTERM to this script goes on to the solves under way (each writes what it decided
+# and exits 130), and no further question is started.
+stopping=0
+trap 'stopping=1; kill -TERM $(jobs -p) 2>/dev/null' INT TERM
 for q in "${QUESTIONS[@]}"; do
+    ((stopping)) && break
     name=${q%%:*}
     flags=${q#*:}
     if [[ ${#names[@]} -gt 0 && ! " ${names[*]} " == *" $name "* ]]; then
@@ -131,13 +142,19 @@ for q in "${QUESTIONS[@]}"; do
     fi
     # A period left undecided at this very limit would only be undecided again: the question
     # waits for a larger limit (LIMIT, or its own --time-limit) rather than spend it twice.
+    # A period stopped by a signal says `stopped`, not `undecided`, and is tried again (rows
+    # written before that verdict existed go by their seconds).
     # A split period's row sums its parts' seconds (and has no formula hash, column 13): its
     # parts, in parts.csv, are the ones that ran into the limit, and the question waits only
-    # when every part left undecided did (a part stopped short is worth going on with).
-    if [[ -f $out/instances.csv ]] && awk -F, -v s="$seconds" '
+    # when every part left undecided did (a part stopped short is worth going on with). A
+    # question now split goes by its parts only: a row of a period once solved whole, undecided
+    # at the limit, is what the parts are for.
+    split=0
+    [[ $flags == *--split* ]] && split=1
+    if [[ -f $out/instances.csv ]] && awk -F, -v s="$seconds" -v by_parts="$split" '
         FNR == 1 { parts = FILENAME ~ /parts.csv$/; next }
         parts && $4 == "undecided" { if ($9 >= 0.95 * s) long = 1; else short = 1 }
-        !parts && ($2 == "undecided" || ($3 == "undecided" && $13 != "")) && $8 >= 0.95 * s { f = 1 }
+        !parts && !by_parts && ($2 == "undecided" || ($3 == "undecided" && $13 != "")) && $8 >= 0.95 * s { f = 1 }
         END { exit !(f || (long && !short)) }
     ' "$out/instances.csv" $([[ -f $out/parts.csv ]] && echo "$out/parts.csv"); then
         echo "== $name: undecided at its limit of $seconds s already; skipped (raise the limit to try again)"
@@ -147,18 +164,29 @@ for q in "${QUESTIONS[@]}"; do
     [[ $flags == *--split* ]] && threads=(--threads "$THREADS")
     echo "== $name: $flags ${limit[*]} ${threads[*]} ${resume[*]}"
     if [[ $JOBS == 1 ]]; then
+        # In the background, so that a signal to the script is forwarded at once.
         # shellcheck disable=SC2086
-        "$BIN" $flags "${limit[@]}" "${threads[@]}" --out "$out" "${resume[@]}"
+        "$BIN" $flags "${limit[@]}" "${threads[@]}" --out "$out" "${resume[@]}" &
+        status=0
+        while :; do
+            if wait "$!"; then status=0; break; else status=$?; fi
+            kill -0 "$!" 2>/dev/null || break
+        done
+        ((status == 0)) || exit "$status"
         continue
     fi
     while (($(jobs -rp | wc -l) >= JOBS)); do
         wait -n || failed=1
     done
+    ((stopping)) && break
+    # The job is the solver itself (exec), its output prefixed by a process substitution, so
+    # that the trap's signal reaches it.
     # shellcheck disable=SC2086
-    ("$BIN" $flags "${limit[@]}" "${threads[@]}" --out "$out" "${resume[@]}" 2>&1 | sed -u "s/^/[$name] /"
-        exit "${PIPESTATUS[0]}") &
+    (exec "$BIN" $flags "${limit[@]}" "${threads[@]}" --out "$out" "${resume[@]}" \
+        > >(sed -u "s/^/[$name] /") 2>&1) &
 done
 while (($(jobs -rp | wc -l) > 0)); do
     wait -n || failed=1
 done
+((stopping)) && exit 130
 exit "${failed:-0}"

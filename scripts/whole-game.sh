@@ -7,30 +7,65 @@
 # deals the sampling run that found the start had played (the command in its row).
 #
 # Usage: scripts/whole-game.sh [BUDGET]   (ancestors searched from each position; default 10^5)
+# A cell whose row is already in whole-game.csv for the same start and budget is skipped, so an
+# interrupted run continues with the cells it had not done; once a cell has found a longer
+# game, running the script again extends that new game (a new start, a new row).
 set -euo pipefail
 BUDGET=${1:-100000}
+[[ $BUDGET =~ ^[1-9][0-9]*$ ]] || { echo "BUDGET must be a positive number, not '$BUDGET'" >&2; exit 2; }
 BIN=${BIN:-target/release/bataille}
 RECORDS=results/records.csv
 OUT=results/records/whole-game.csv
 mkdir -p results/records
 [[ -f $OUT ]] || echo "colours,values,method,start_tricks,found_tricks,gain_tricks,budget,cpu_s,positions_searched,start_found_by" >"$OUT"
+log=$(mktemp)
+trap 'rm -f "$log" "$log.time" "$log.err"' EXIT
+# The fields of the records file's longest row by tricks for C=4, V, METHOD, one a line:
+# tricks, deal, command (a CSV reader: the deal and the command may be quoted).
+longest() {
+    awk -v v="$1" -v m="$2" '
+        function fields(line, f,   n, i, c, q, cur) {
+            n = 0; cur = ""; q = 0
+            for (i = 1; i <= length(line); i++) {
+                c = substr(line, i, 1)
+                if (q) {
+                    if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } else q = 0 }
+                    else cur = cur c
+                } else if (c == "\"") q = 1
+                else if (c == ",") { f[++n] = cur; cur = "" }
+                else cur = cur c
+            }
+            f[++n] = cur
+            return n
+        }
+        NR > 1 && fields($0, f) >= 9 && f[1] == 4 && f[2] == v && f[3] == m && f[4] == "tricks" && f[5] + 0 > best {
+            best = f[5] + 0; deal = f[7]; command = f[9]
+        }
+        END { if (best) print best "\n" deal "\n" command }
+    ' "$RECORDS"
+}
 for v in 8 13; do
     for m in natural optimized; do
-        # The longest game of the cell by tricks (the first row of that length).
-        row=$(awk -F, -v v="$v" -v m="$m" 'NR > 1 && $1 == 4 && $2 == v && $3 == m && $4 == "tricks" && $5 + 0 > best { best = $5 + 0; line = $0 } END { print line }' "$RECORDS")
-        [[ -n $row ]] || continue
-        start_tricks=$(echo "$row" | cut -d, -f5)
-        deal=$(echo "$row" | awk -F'"' '{ print $2 }')
-        found_by=$(echo "$row" | awk -F'"' '{ print $3 }' | cut -d, -f3 | cut -c1-120)
-        log=$(mktemp)
-        /usr/bin/time -f "%U %S" -o "$log.time" "$BIN" records extend "$deal" -m "$m" \
-            --whole-game --budget "$BUDGET" --records "$RECORDS" >"$log" 2>/dev/null
+        mapfile -t row < <(longest "$v" "$m")
+        [[ ${#row[@]} -eq 3 ]] || continue
+        start_tricks=${row[0]} deal=${row[1]}
+        found_by=$(printf '%s' "${row[2]}" | cut -c1-120 | tr -d '"')
+        if awk -F, -v v="$v" -v m="$m" -v t="$start_tricks" -v b="$BUDGET" '
+            $2 == v && $3 == m && $4 == t && $7 == b { f = 1 } END { exit !f }' "$OUT"; then
+            echo "C=4 V=$v $m: from $start_tricks tricks with budget $BUDGET already done; skipped"
+            continue
+        fi
+        if ! /usr/bin/time -f "%U %S" -o "$log.time" "$BIN" records extend "$deal" -m "$m" \
+            --whole-game --budget "$BUDGET" --records "$RECORDS" >"$log" 2>"$log.err"; then
+            echo "C=4 V=$v $m: records extend failed:" >&2
+            cat "$log.err" >&2
+            exit 2
+        fi
         cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$log.time")
         found=$(awk '/^by tricks:/ { for (i = 1; i <= NF; i++) if ($i == "tricks,") { print $(i - 1); exit } }' "$log")
         found=${found:-$start_tricks}
         positions=$(awk '/^searched:/ { print $2 }' "$log")
         echo "4,$v,$m,$start_tricks,$found,$((found - start_tricks)),$BUDGET,$cpu,$positions,\"$found_by\"" >>"$OUT"
         echo "C=4 V=$v $m: $start_tricks -> $found tricks in $cpu CPU s"
-        rm -f "$log" "$log.time"
     done
 done

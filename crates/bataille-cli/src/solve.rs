@@ -241,7 +241,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         Default::default()
     };
     // Solved again: what is undecided, and with --all what stopped at its first loop.
-    let redo = |verdict: &str| verdict == "undecided" || (args.all && verdict == "found");
+    let redo = |verdict: &str| is_open(verdict) || (args.all && verdict == "found");
     let decided: Vec<u32> = rows.iter().filter(|r| !redo(&r.1)).map(|r| r.0).collect();
     rows.retain(|r| decided.contains(&r.0));
     // A part solved again is solved whole again; so is every part of a period now solved
@@ -318,13 +318,14 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             inst.verdict
         };
         exact_found |= verdict == Verdict::Found;
-        if verdict == Verdict::Undecided {
+        if !verdict.is_decided() {
             stopped_at = Some(period);
             break;
         }
     }
     args.run.put_away_proofs(&settings);
     write(&args, &header, &rows, &parts, &known)?;
+    let stopped_at = stopped_at.map(|p| (p, settings.stop.load(Ordering::Relaxed)));
     println!("{}", conclusion(&rows, counted, first, last, args.all, stopped_at, &restricted));
     Ok(RunArgs::exit_code(&settings))
 }
@@ -361,16 +362,19 @@ impl PartRow {
 }
 
 /// The instances.csv row of a split period, from its parts: the verdict (undecided unless
-/// every part is decided, found if a part found a loop of the period), the loops of the
+/// every part is decided, stopped when `stopped` or a part was, found if a part found a loop
+/// of the period), the loops of the
 /// period, the largest part's formula, the sums of calls, seconds, proof bytes and steps (the
 /// parts' proof and formula hashes are in parts.csv, so those two columns are empty).
-fn split_row(q: &Question, parts: &[&PartRow], solver: &str) -> (Verdict, String) {
+fn split_row(q: &Question, parts: &[&PartRow], stopped: bool, solver: &str) -> (Verdict, String) {
     let want = q.parts().len();
-    let decided = parts.iter().filter(|p| p.verdict != "undecided").count();
+    let decided = parts.iter().filter(|p| !is_open(&p.verdict)).count();
     let verdict = if parts.iter().any(|p| p.verdict == "found") {
         Verdict::Found
     } else if decided == want {
         Verdict::Complete
+    } else if stopped || parts.iter().any(|p| p.verdict == "stopped") {
+        Verdict::Stopped
     } else {
         Verdict::Undecided
     };
@@ -465,12 +469,13 @@ impl SplitRun<'_> {
             return Err(e);
         }
         let mine: Vec<&PartRow> = parts.iter().filter(|r| r.period == q.period).collect();
-        let (verdict, line) = split_row(q, &mine, &settings.config.solver());
+        let stopped = settings.stop.load(Ordering::Relaxed);
+        let (verdict, line) = split_row(q, &mine, stopped, &settings.config.solver());
         rows.retain(|r| r.0 != q.period);
         rows.push((q.period, verdict_name(&verdict).to_string(), line));
         write(self.args, self.header, rows, parts, known)?;
         let p = label(q.counted, q.period);
-        let decided = mine.iter().filter(|r| r.verdict != "undecided").count();
+        let decided = mine.iter().filter(|r| !is_open(&r.verdict)).count();
         println!(
             "{p}: {} ({decided} of {} parts decided)",
             verdict_name(&verdict),
@@ -554,7 +559,14 @@ pub(crate) fn verdict_name(v: &Verdict) -> &'static str {
         Verdict::Complete => "complete",
         Verdict::Found => "found",
         Verdict::Undecided => "undecided",
+        Verdict::Stopped => "stopped",
     }
+}
+
+/// Whether a verdict as the files write it claims nothing (the time limit or a stop request
+/// came first): such a period or part is solved again on resume.
+pub(crate) fn is_open(verdict: &str) -> bool {
+    matches!(verdict, "undecided" | "stopped")
 }
 
 fn instance_row(inst: &Instance) -> String {
@@ -609,6 +621,11 @@ fn report(inst: &Instance, part: Option<u32>) {
         (Verdict::Found, _) => {
             println!("{p}: a loop found ({size}; {:.2} s)", inst.solve_seconds)
         }
+        (Verdict::Stopped, _) => println!(
+            "{p}: stopped after {:.1} s in the solver ({size}): nothing is claimed (--resume \
+             solves it again)",
+            inst.solve_seconds
+        ),
         _ => println!(
             "{p}: UNDECIDED after {:.1} s in the solver ({size}): nothing is claimed",
             inst.solve_seconds
@@ -622,7 +639,7 @@ fn conclusion(
     first: u32,
     last: u32,
     all: bool,
-    stopped: Option<u32>,
+    stopped: Option<(u32, bool)>,
     restricted: &str,
 ) -> String {
     let complete_to =
@@ -648,15 +665,19 @@ fn conclusion(
         }
         None => {}
     }
-    if let Some(p) = stopped {
+    if let Some((p, asked)) = stopped {
         if !s.is_empty() {
             s.push('\n');
         }
-        let _ = write!(
-            s,
-            "undecided: {} and beyond (raise --time-limit and --resume)",
-            label(counted, p)
-        );
+        let _ = if asked {
+            write!(s, "stopped: {} and beyond not decided (--resume continues)", label(counted, p))
+        } else {
+            write!(
+                s,
+                "undecided: {} and beyond (raise --time-limit and --resume)",
+                label(counted, p)
+            )
+        };
     } else if !all && rows.iter().any(|r| r.1 == "found") {
         if !s.is_empty() {
             s.push('\n');
@@ -711,7 +732,7 @@ fn write(
 
 /// A verdict as the files write it.
 fn is_verdict(v: &str) -> bool {
-    matches!(v, "complete" | "found" | "undecided")
+    matches!(v, "complete" | "found" | "undecided" | "stopped")
 }
 
 /// Adds the loops of an instance not already listed (a period solved again after a resume
@@ -866,7 +887,7 @@ fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
         if verdict == "complete" && f[10].is_empty() {
             by_parts.push((period, n + 2));
         }
-        if verdict != "undecided" {
+        if !is_open(verdict) {
             claims.push(Claim { period, hand: 0, loops });
         }
         rows.push((period, verdict.to_string(), line.to_string()));
@@ -891,7 +912,7 @@ fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
             if verdict == "complete" && f[11].is_empty() {
                 return Err(anyhow::anyhow!("a complete part with no proof")).with_context(at);
             }
-            if verdict != "undecided" {
+            if !is_open(verdict) {
                 claims.push(Claim { period, hand: first_hand, loops });
             }
             parts.push(PartRow {

@@ -508,7 +508,7 @@ impl Encoder {
 
 /// One aligned question's answer: [`Verdict::Complete`] (every cycle of rounds of exactly R
 /// rounds found, each at its canonical position, and the rest refuted by a checked proof) or
-/// [`Verdict::Undecided`].
+/// [`Verdict::Undecided`] (or [`Verdict::Stopped`]).
 pub type AlignedInstance = Solved<AlignedQuestion, BlockCycle>;
 
 /// The file stem of an aligned question's CNF and proof.

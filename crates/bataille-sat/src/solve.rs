@@ -41,8 +41,18 @@ pub enum Verdict {
     Complete,
     /// A loop of period exactly P was found and the search stopped there (not `all`).
     Found,
-    /// The time limit (or a stop request) came first: nothing is claimed.
+    /// The time limit came first: nothing is claimed.
     Undecided,
+    /// A stop request (Ctrl-C, SIGTERM, or an error in a part solved beside it) came first:
+    /// nothing is claimed, and the time limit was not reached.
+    Stopped,
+}
+
+impl Verdict {
+    /// Whether the period was answered ([`Verdict::Complete`] or [`Verdict::Found`]).
+    pub fn is_decided(&self) -> bool {
+        matches!(self, Verdict::Complete | Verdict::Found)
+    }
 }
 
 /// The certificate of a [`Verdict::Complete`] answer.
@@ -324,7 +334,7 @@ pub(crate) fn drive(
     };
     let verdict = match fresh {
         // A stop asked while the formula was built: the solver is not even loaded.
-        _ if settings.stop.load(Ordering::Relaxed) => Verdict::Undecided,
+        _ if settings.stop.load(Ordering::Relaxed) => Verdict::Stopped,
         Fresh::EveryCall => loop {
             // The LRAT proof numbers the formula's clauses exactly as the DIMACS file does.
             let mut s = traced(cnf)?;
@@ -394,6 +404,11 @@ pub(crate) fn drive(
                 }
             }
         }
+    };
+    // An answer cut short by a stop request is told apart from one that ran out of time.
+    let verdict = match verdict {
+        Verdict::Undecided if settings.stop.load(Ordering::Relaxed) => Verdict::Stopped,
+        v => v,
     };
     write_cnf(cnf, &cnf_path)?;
     let cnf_sha256 = sha256(&cnf_path)?;

@@ -604,7 +604,7 @@ fn a_stop_asked_while_building_skips_the_solver() {
         first_hand: None,
     };
     let inst = solve(&q, &[], &s).unwrap();
-    assert_eq!((inst.verdict, inst.calls), (Verdict::Undecided, 0));
+    assert_eq!((inst.verdict, inst.calls), (Verdict::Stopped, 0));
     assert!(inst.found.is_empty() && inst.certificate.is_none());
     assert_eq!(inst.cnf_sha256.len(), 64);
     // The same question not stopped finds the C=1 V=5 loop of 6 tricks.

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 
 use anyhow::{Context, Result, bail};
 use bataille_cycles::blocks::{self, BlockCycle, CATALOGUE_HEADER};
@@ -12,7 +13,9 @@ use bataille_sat::{AlignedInstance, AlignedQuestion, Verdict, solve_aligned};
 use clap::Args;
 
 use crate::output::{MAX_STATE_BYTES, OutputFiles, prepare_outputs, read_bounded};
-use crate::solve::{RunArgs, certificate_columns, check_header, check_row, count, verdict_name};
+use crate::solve::{
+    RunArgs, certificate_columns, check_header, check_row, count, is_open, verdict_name,
+};
 
 /// Flags of `bataille aligned solve`.
 #[derive(Debug, Args)]
@@ -79,7 +82,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
     let (mut rows, mut found) =
         if args.run.resume { read_previous(&args, first, last)? } else { (Vec::new(), Vec::new()) };
-    rows.retain(|r| r.1 != "undecided");
+    rows.retain(|r| !is_open(&r.1));
     let decided: Vec<u32> = rows.iter().map(|r| r.0).collect();
     found.retain(|c| decided.contains(&(c.period_rounds as u32)));
     // The directory is this question's from now on: a run stopped at once can be resumed.
@@ -104,7 +107,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         rows.push((rounds, verdict_name(&inst.verdict).to_string(), instance_row(&inst)));
         found.extend(inst.found.iter().cloned());
         write(&args, &header, &rows, &found)?;
-        if inst.verdict == Verdict::Undecided {
+        if !inst.verdict.is_decided() {
             stopped_at = Some(rounds);
             break;
         }
@@ -131,7 +134,11 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         );
     }
     if let Some(r) = stopped_at {
-        println!("undecided: {r} rounds and beyond (raise --time-limit and --resume)");
+        if settings.stop.load(Ordering::Relaxed) {
+            println!("stopped: {r} rounds and beyond not decided (--resume continues)");
+        } else {
+            println!("undecided: {r} rounds and beyond (raise --time-limit and --resume)");
+        }
     }
     Ok(RunArgs::exit_code(&settings))
 }
@@ -170,8 +177,9 @@ fn report(inst: &AlignedInstance) {
             c.check_seconds
         ),
         _ => println!(
-            "{r} rounds: UNDECIDED after {:.1} s in the solver ({size}; {} cycles of rounds found \
-             so far): nothing is claimed",
+            "{r} rounds: {} after {:.1} s in the solver ({size}; {} cycles of rounds found so \
+             far): nothing is claimed",
+            if inst.verdict == Verdict::Stopped { "stopped" } else { "UNDECIDED" },
             inst.solve_seconds,
             inst.found.len()
         ),
@@ -244,7 +252,7 @@ fn read_previous(args: &SolveArgs, first: u32, last: u32) -> Result<(Vec<Row>, V
         if !why.is_empty() {
             return Err(anyhow::anyhow!(why)).with_context(at);
         }
-        if f[1] != "undecided" {
+        if !is_open(f[1]) {
             claims.push((rounds, count(f[2]).unwrap_or(0), count(f[3]).unwrap_or(0)));
         }
         rows.push((rounds, f[1].to_string(), line.to_string()));
