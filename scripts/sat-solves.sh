@@ -86,7 +86,7 @@ table() {
         [[ $name == aligned-* || ! -f $dir/instances.csv ]] && continue
         awk -F, -v name="$name" -v cycles="$dir/cycles.csv" '
             BEGIN { while ((getline line < cycles) > 0) if (n++) { split(line, f, ","); loops = loops (loops ? ", " : "") f[1] " (" f[2] ")" } }
-            NR > 1 { if ($3 == "complete" && $1 == last + 1) { last = $1; if ($10 > 1000) { cl = $6; s = $8; mb = $10 / 1e6 } } else if ($3 == "undecided") und = $1 " (" $8 " s" ($13 == "" ? " over its parts" : "") ")" }
+            NR > 1 { if ($3 == "complete" && $1 == last + 1) { last = $1; if ($10 > 1000) { cl = $6; s = $8; mb = $10 / 1e6 } } else if ($3 == "undecided" || $3 == "stopped") und = $1 " (" $8 " s" ($13 == "" ? " over its parts" : "") ($3 == "stopped" ? ", stopped" : "") ")" }
             END {
                 proof = cl ? sprintf("%d | %.1f | %.1f", cl, s, mb) : "- | - | -"
                 printf "| %s | %s | %s | %s | %s |\n", name, last ? "1 to " last : "- (one period asked alone)", loops ? loops : "none", und ? und : "-", proof
@@ -102,7 +102,7 @@ aligned_table() {
         local name=${q%%:*} dir=$BASE/${q%%:*}
         [[ $name == aligned-* && -f $dir/instances.csv ]] || continue
         awk -F, -v name="$name" '
-            NR > 1 { s += $8; if ($2 == "complete" && $1 == last + 1) { last = $1; c += $3; l += $4; cl = $6; mb = $10 / 1e6 } else if ($2 == "undecided") und = $1 " (" $8 " s" ($4 > 0 ? ", " $4 " loops found so far" : "") ")" }
+            NR > 1 { s += $8; if ($2 == "complete" && $1 == last + 1) { last = $1; c += $3; l += $4; cl = $6; mb = $10 / 1e6 } else if ($2 == "undecided" || $2 == "stopped") und = $1 " (" $8 " s" ($4 > 0 ? ", " $4 " loops found so far" : "") ($2 == "stopped" ? ", stopped" : "") ")" }
             END { printf "| %s | %s | %d | %d | %s | %d | %.1f | %.1f |\n", name, last ? "1 to " last : "none", c, l, und ? und : "-", cl, s, mb }
         ' "$dir/instances.csv"
     done
