@@ -116,7 +116,7 @@ for ((k = 1; k <= SHARDS && played < max; k++)); do
         --shard "$k/$SHARDS" --threads "${THREADS:-0}" --checkpoint "$ckpt" "${resume[@]}" \
         --out "$out" --replace &
     timer=$!
-    trap 'pkill -TERM -P "$timer"' INT TERM
+    trap 'pkill -TERM -P "$timer" || true' INT TERM
     while :; do
         if wait "$timer"; then status=0; break; else status=$?; fi
         kill -0 "$timer" 2>/dev/null || break

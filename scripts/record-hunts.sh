@@ -53,7 +53,8 @@ sample() { # name, deck and method flags, deals, seed
     done
     return "$status"
 }
-trap 'kill -TERM $(jobs -p) 2>/dev/null' INT TERM
+stopping=0
+trap 'stopping=1; kill -TERM $(jobs -p) 2>/dev/null || true' INT TERM
 
 run() {
     case $1 in
@@ -97,4 +98,6 @@ ALL=(c4v12-optimized-random c4v13-optimized-random c4v10-optimized-random c4v10-
 for name in "${@:-${ALL[@]}}"; do
     echo "== $name ($(date -u +%FT%TZ))"
     run "$name"
+    # (A stop that came after the run's last deal, while it wrote its files, ends here too.)
+    if ((stopping)); then exit 130; fi
 done

@@ -122,7 +122,7 @@ done
 # Ctrl-C or SIGTERM to this script goes on to the solves under way (each writes what it decided
 # and exits 130), and no further question is started.
 stopping=0
-trap 'stopping=1; kill -TERM $(jobs -p) 2>/dev/null' INT TERM
+trap 'stopping=1; kill -TERM $(jobs -p) 2>/dev/null || true' INT TERM
 for q in "${QUESTIONS[@]}"; do
     ((stopping)) && break
     name=${q%%:*}
@@ -142,8 +142,9 @@ for q in "${QUESTIONS[@]}"; do
     fi
     # A period left undecided at this very limit would only be undecided again: the question
     # waits for a larger limit (LIMIT, or its own --time-limit) rather than spend it twice.
-    # A period stopped by a signal says `stopped`, not `undecided`, and is tried again (rows
-    # written before that verdict existed go by their seconds).
+    # A period stopped by a signal says `stopped`, not `undecided`, and is tried again, as is a
+    # split period with a stopped part (its parts not started have no row); rows written
+    # before that verdict existed go by their seconds.
     # A split period's row sums its parts' seconds (and has no formula hash, column 13): its
     # parts, in parts.csv, are the ones that ran into the limit, and the question waits only
     # when every part left undecided did (a part stopped short is worth going on with). A
@@ -154,8 +155,10 @@ for q in "${QUESTIONS[@]}"; do
     if [[ -f $out/instances.csv ]] && awk -F, -v s="$seconds" -v by_parts="$split" '
         FNR == 1 { parts = FILENAME ~ /parts.csv$/; next }
         parts && $4 == "undecided" { if ($9 >= 0.95 * s) long = 1; else short = 1 }
+        parts && $4 == "stopped" { short = 1 }
+        !parts && ($2 == "stopped" || $3 == "stopped") { stopped = 1 }
         !parts && !by_parts && ($2 == "undecided" || ($3 == "undecided" && $13 != "")) && $8 >= 0.95 * s { f = 1 }
-        END { exit !(f || (long && !short)) }
+        END { exit stopped || !(f || (long && !short)) }
     ' "$out/instances.csv" $([[ -f $out/parts.csv ]] && echo "$out/parts.csv"); then
         echo "== $name: undecided at its limit of $seconds s already; skipped (raise the limit to try again)"
         continue

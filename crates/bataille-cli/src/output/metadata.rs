@@ -170,6 +170,7 @@ pub(crate) fn append_records(path: &Path, rows: &[RecordRow]) -> Result<usize> {
 pub(crate) fn report_appended(path: &Path, appended: usize, offered: usize) {
     let p = path.display();
     match (appended, offered - appended) {
+        (0, 0) => println!("records:   no finished game to append to {p}"),
         (0, _) => println!("records:   already in {p} (nothing appended)"),
         (n, 0) => println!("records:   {n} appended to {p}"),
         (n, k) => println!("records:   {n} appended to {p} ({k} already there)"),
