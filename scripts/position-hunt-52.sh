@@ -47,8 +47,6 @@ insert)
 esac
 RUN=$METHOD-$SAMPLER
 DIR=results/cycles/hunt-52/$RUN
-mkdir -p "$DIR"
-[[ -f $DIR/cpu.csv ]] || echo "shard,start,end,cpu_s,exit,commit" >"$DIR/cpu.csv"
 name() { printf 'shard-%03d' "$1"; }
 
 if [[ $ACTION == status ]]; then
@@ -60,7 +58,9 @@ if [[ $ACTION == status ]]; then
         positions=$((positions + $(awk -F, '$1 == "deals" { print $2 }' "$out/summary.csv")))
         looping=$((looping + $(awk -F, '$1 == "looping_deals" { print $2 }' "$out/summary.csv")))
     done
-    cpu=$(awk -F, 'NR > 1 && ($5 == 0 || $5 == 130) { t += $4 } END { printf "%.0f", t }' "$DIR/cpu.csv")
+    cpu=0
+    [[ -f $DIR/cpu.csv ]] &&
+        cpu=$(awk -F, 'NR > 1 && ($5 == 0 || $5 == 130) { t += $4 } END { printf "%.0f", t }' "$DIR/cpu.csv")
     echo "$RUN: $done of $SHARDS shards done, $positions positions, $looping looping, $cpu CPU s"
     exit 0
 fi
@@ -79,6 +79,8 @@ fi
 }
 [[ ${THREADS:-0} =~ ^[0-9]+$ ]] || { echo "THREADS must be a number (0: every core), not '$THREADS'" >&2; exit 2; }
 max=$([[ $ACTION == all ]] && echo "$SHARDS" || echo "$ACTION")
+mkdir -p "$DIR"
+[[ -f $DIR/cpu.csv ]] || echo "shard,start,end,cpu_s,exit,commit" >"$DIR/cpu.csv"
 # One run at a time (the lock goes with its process, whatever kills it); a segment left marked
 # running was then lost with its machine.
 exec 9>"$DIR/.script.lock"
