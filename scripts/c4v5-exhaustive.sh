@@ -62,12 +62,12 @@ run_shard() {
         --shard "$k/$SHARDS" --keep "$KEEP" --top 20 --threads "$THREADS" \
         --checkpoint "$ckpt" --checkpoint-every 120 "${resume[@]}" --out "$out" &
     local timer=$!
-    trap 'pkill -TERM -P "$timer"' INT TERM
-    # `wait` returns early when a trapped signal arrives: wait again for the real end.
-    while :; do
-        if wait "$timer"; then status=0; break; else status=$?; fi
-        kill -0 "$timer" 2>/dev/null || break
-    done
+    trap 'pkill -TERM -P "$timer" || true' INT TERM
+    # `wait` returns early when a trapped signal arrives (with the signal's status): wait for
+    # the real end, then ask its status.
+    status=0
+    while kill -0 "$timer" 2>/dev/null; do wait "$timer" || true; done
+    wait "$timer" || status=$?
     trap - INT TERM
     local cpu
     cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$times")

@@ -86,11 +86,10 @@ for k in $(seq 1 "$SHARDS"); do
         --shard "$k/$SHARDS" --threads "$THREADS" --checkpoint "$ckpt" "${resume[@]}" \
         --out "$out" &
     timer=$!
-    trap 'pkill -TERM -P "$timer"' INT TERM
-    while :; do
-        if wait "$timer"; then status=0; break; else status=$?; fi
-        kill -0 "$timer" 2>/dev/null || break
-    done
+    trap 'pkill -TERM -P "$timer" || true' INT TERM
+    status=0
+    while kill -0 "$timer" 2>/dev/null; do wait "$timer" || true; done
+    wait "$timer" || status=$?
     trap - INT TERM
     cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$times")
     rm -f "$times"

@@ -119,10 +119,10 @@ for ((k = 1; k <= SHARDS && played < max; k++)); do
         --out "$out" --replace &
     timer=$!
     trap 'pkill -TERM -P "$timer" || true' INT TERM
-    while :; do
-        if wait "$timer"; then status=0; break; else status=$?; fi
-        kill -0 "$timer" 2>/dev/null || break
-    done
+    # A signal's trap cuts `wait` short (its status is then the signal's, not the run's): wait
+    # until the run has ended, then ask its status.
+    while kill -0 "$timer" 2>/dev/null; do wait "$timer" || true; done
+    wait "$timer" || status=$?
     trap - INT TERM
     cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$times")
     rm -f "$times"

@@ -47,10 +47,9 @@ sample() { # name, deck and method flags, deals, seed
     "$BIN" explore $2 --random "$deals" --seed "$seed" --top 20 --threads "$THREADS" \
         --records "$RECORDS" --out "results/hunts/$name" --replace "${resume[@]}" &
     local pid=$! status=0
-    while :; do
-        if wait "$pid"; then status=0; break; else status=$?; fi
-        kill -0 "$pid" 2>/dev/null || break
-    done
+    # (The trap cuts `wait` short: wait until the run has ended, then ask its status.)
+    while kill -0 "$pid" 2>/dev/null; do wait "$pid" || true; done
+    wait "$pid" || status=$?
     return "$status"
 }
 stopping=0

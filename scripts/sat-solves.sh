@@ -170,11 +170,10 @@ for q in "${QUESTIONS[@]}"; do
         # In the background, so that a signal to the script is forwarded at once.
         # shellcheck disable=SC2086
         "$BIN" $flags "${limit[@]}" "${threads[@]}" --out "$out" "${resume[@]}" &
+        # (A trap cuts `wait` short: wait until the solver has ended, then ask its status.)
         status=0
-        while :; do
-            if wait "$!"; then status=0; break; else status=$?; fi
-            kill -0 "$!" 2>/dev/null || break
-        done
+        while kill -0 "$!" 2>/dev/null; do wait "$!" || true; done
+        wait "$!" || status=$?
         ((status == 0)) || exit "$status"
         continue
     fi

@@ -1,0 +1,164 @@
+#!/bin/bash
+# Tests of the long-run scripts' own logic (position-hunt-52.sh, sat-solves.sh,
+# record-hunts.sh, whole-game.sh), in a scratch copy with a stand-in for the bataille binary:
+# argument checks, the lock and the lost-segment row of the position hunt, which SAT questions
+# are skipped or tried again, and that a signal to a script reaches the run under way. A few
+# seconds; .ci/run calls it. The runs themselves are tested by the crates' tests.
+#
+# Usage: scripts/test-scripts.sh
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+cd "$WORK"
+mkdir scripts
+cp "$ROOT"/scripts/{position-hunt-52,sat-solves,record-hunts,whole-game}.sh scripts/
+# The stand-in: prints its arguments, waits SLEEP seconds (a SIGTERM ends it with 130, as
+# bataille does), and for `cycles hunt` writes its shard's summary.
+cat >fake <<'EOF'
+#!/bin/bash
+trap 'echo "fake: stopped"; exit 130' TERM
+echo "fake: $*"
+out=
+while [[ $# -gt 0 ]]; do [[ $1 == --out ]] && out=$2; shift; done
+sleep "${SLEEP:-0}" &
+wait $!
+if [[ -n $out && $out == *hunt-52* ]]; then
+    mkdir -p "$out"
+    printf 'deals,100\nlooping_deals,0\n' >"$out/summary.csv"
+fi
+EOF
+chmod +x fake
+export BIN=$WORK/fake
+failures=0
+check() { # description, expected exit status, command...
+    local what=$1 want=$2 got=0
+    shift 2
+    "$@" >"$WORK/out" 2>&1 || got=$?
+    if [[ $got != "$want" ]]; then
+        echo "FAILED: $what: exit $got, expected $want"
+        sed 's/^/    /' "$WORK/out"
+        failures=$((failures + 1))
+    else
+        echo "ok: $what"
+    fi
+}
+has() { # description, text expected in the last command's output
+    if grep -qF -- "$2" "$WORK/out"; then echo "ok: $1"; else
+        echo "FAILED: $1: no '$2' in"
+        sed 's/^/    /' "$WORK/out"
+        failures=$((failures + 1))
+    fi
+}
+# Starts a script in the background, sends it SIGTERM once the stand-in runs, and checks the
+# exit status, that no stand-in is left, and what it printed.
+stop_check() { # description, expected output, command...
+    local what=$1 want=$2
+    shift 2
+    rm -f "$WORK/out"
+    SLEEP=30 "$@" >"$WORK/out" 2>&1 &
+    local pid=$! status=0 i
+    for ((i = 0; i < 100; i++)); do
+        grep -q "fake: " "$WORK/out" 2>/dev/null && break
+        sleep 0.1
+    done
+    kill -TERM "$pid"
+    wait "$pid" || status=$?
+    if [[ $status != 130 ]] || pgrep -f "$WORK/fake" >/dev/null || ! grep -qF -- "$want" "$WORK/out"; then
+        echo "FAILED: $what: exit $status"
+        sed 's/^/    /' "$WORK/out"
+        pkill -f "$WORK/fake" || true
+        failures=$((failures + 1))
+    else
+        echo "ok: $what"
+    fi
+}
+
+# What a part needs beyond bash and coreutils; a part whose tools are missing is skipped, and
+# says so.
+have() {
+    local t
+    for t in "$@"; do
+        command -v "$t" >/dev/null || { echo "skipped: $part (no $t on this machine)"; return 1; }
+    done
+}
+
+# position-hunt-52.sh
+part="the position hunt's checks"
+if have /usr/bin/time flock pgrep pkill; then
+    hunt=results/cycles/hunt-52/natural-insert
+    for bad in 0 -1 abc 1.5; do
+        check "position hunt refuses MAX_SHARDS=$bad" 2 scripts/position-hunt-52.sh insert "$bad"
+    done
+    check "position hunt refuses THREADS=abc" 2 env THREADS=abc scripts/position-hunt-52.sh insert 1
+    check "position hunt refuses METHOD=random" 2 env METHOD=random scripts/position-hunt-52.sh uniform 1
+    check "position hunt status of a run not started" 0 scripts/position-hunt-52.sh insert status
+    has "  ... reads as 0 shards" "natural-insert: 0 of 10 shards done"
+    [[ ! -e $hunt ]] && echo "ok:   ... and creates nothing" || { echo "FAILED: status created $hunt"; failures=$((failures + 1)); }
+    check "position hunt plays 2 shards" 0 scripts/position-hunt-52.sh insert 2
+    [[ $(grep -c ',0,unknown$' $hunt/cpu.csv) == 2 ]] && echo "ok:   ... one cpu.csv row each" || { echo "FAILED: cpu.csv"; cat $hunt/cpu.csv; failures=$((failures + 1)); }
+    echo "3,2026-01-01T00:00:00Z,abc" >$hunt/running
+    check "a segment left running is written lost" 0 scripts/position-hunt-52.sh insert 1
+    has "  ... and said so" "shard 3: its segment started 2026-01-01T00:00:00Z was lost"
+    grep -q '^3,2026-01-01T00:00:00Z,,,lost,abc$' $hunt/cpu.csv && echo "ok:   ... its row" || { echo "FAILED: lost row"; cat $hunt/cpu.csv; failures=$((failures + 1)); }
+    echo "3,2026-01-01T00:00:00Z,abc" >$hunt/running
+    check "a segment already written is not written lost again" 0 scripts/position-hunt-52.sh insert 1
+    [[ $(grep -c '^3,2026-01-01T00:00:00Z,' $hunt/cpu.csv) == 1 ]] && echo "ok:   ... one row" || { echo "FAILED: two rows"; cat $hunt/cpu.csv; failures=$((failures + 1)); }
+    SLEEP=30 scripts/position-hunt-52.sh insert 1 >"$WORK/first" 2>&1 &
+    first=$!
+    for ((i = 0; i < 100; i++)); do grep -q "fake: " "$WORK/first" 2>/dev/null && break; sleep 0.1; done
+    check "a second run beside the first is refused" 2 scripts/position-hunt-52.sh insert 1
+    has "  ... naming the lock" "another run of natural-insert is under way"
+    kill -TERM "$first"
+    status=0
+    wait "$first" || status=$?
+    [[ $status == 130 ]] && echo "ok: SIGTERM to the hunt script stops it with 130" || { echo "FAILED: hunt script exit $status"; failures=$((failures + 1)); }
+    grep -q ',130,unknown$' $hunt/cpu.csv && [[ ! -e $hunt/running ]] && echo "ok:   ... its segment's row written, nothing left running" || { echo "FAILED: stopped segment"; cat $hunt/cpu.csv; failures=$((failures + 1)); }
+fi
+
+# sat-solves.sh
+check "sat-solves refuses LIMIT=abc" 2 env LIMIT=abc scripts/sat-solves.sh c4v5-natural-cards
+check "sat-solves refuses an unknown question" 2 scripts/sat-solves.sh c4v5-natrual-cards
+sat=results/sat/c4v5-natural-cards
+mkdir -p $sat
+head=period_cards,deals,verdict,loops_found,vars,clauses,calls,solve_s,check_s,proof_bytes,proof_sha256,proof_steps,cnf_sha256,solver
+printf '%s\n36,false,undecided,0,1,1,1,1198.000,,,,,,x\n' "$head" >$sat/instances.csv
+printf '%s\n36,1,false,undecided,0,1,1,1,599.000,,,,,a,x\n36,2,false,undecided,0,1,1,1,599.000,,,,,a,x\n' \
+    "period_cards,first_hand,${head#period_cards,}" >$sat/parts.csv
+check "a split question undecided at its limit in every part left" 0 scripts/sat-solves.sh c4v5-natural-cards
+has "  ... is skipped" "undecided at its limit of 600 s already; skipped"
+sed -i 's/^36,2,false,undecided,0,1,1,1,599.000/36,2,false,stopped,0,1,1,1,3.000/' $sat/parts.csv
+sed -i 's/^36,false,undecided/36,false,stopped/' $sat/instances.csv
+check "a split question with a stopped part" 0 scripts/sat-solves.sh c4v5-natural-cards
+has "  ... is tried again" "== c4v5-natural-cards: cycles solve"
+printf '%s\n24,false,undecided,0,1,1,1,599.831,,,,,abc,x\n' "$head" >$sat/instances.csv
+rm $sat/parts.csv
+check "a split question with a row of its unsplit past" 0 scripts/sat-solves.sh c4v5-natural-cards
+has "  ... is tried again" "== c4v5-natural-cards: cycles solve"
+mkdir -p results/sat/c4v5-natural
+printf '%s\n9,false,undecided,0,1,1,1,599.000,,,,,abc,x\n' "period,${head#period_cards,}" >results/sat/c4v5-natural/instances.csv
+check "a whole question undecided at its limit" 0 scripts/sat-solves.sh c4v5-natural
+has "  ... is skipped" "undecided at its limit of 600 s already; skipped"
+sed -i 's/^9,false,undecided/9,false,stopped/' results/sat/c4v5-natural/instances.csv
+check "a whole question stopped near its limit" 0 scripts/sat-solves.sh c4v5-natural
+has "  ... is tried again" "== c4v5-natural: cycles solve"
+part="the signal checks"
+if have pgrep pkill; then
+    stop_check "SIGTERM to sat-solves reaches the solver" "fake: stopped" scripts/sat-solves.sh c4v5-natural c4v5-natural-cards
+    stop_check "  ... with JOBS=2 too" "] fake: stopped" env JOBS=2 scripts/sat-solves.sh c4v5-natural c4v5-natural-cards
+fi
+
+# record-hunts.sh and whole-game.sh
+check "record-hunts refuses an unknown hunt" 2 scripts/record-hunts.sh c4v5-natural-randon
+if have pgrep pkill; then
+    stop_check "SIGTERM to record-hunts reaches the run, and no next hunt starts" "fake: stopped" \
+        scripts/record-hunts.sh c4v6-natural-sample c4v7-natural-sample
+    if grep -q "c4v7-natural-sample" "$WORK/out"; then echo "FAILED: a hunt started after the stop"; failures=$((failures + 1)); fi
+fi
+check "whole-game refuses a budget of abc" 2 scripts/whole-game.sh abc
+
+if ((failures > 0)); then
+    echo "$failures script checks FAILED"
+    exit 1
+fi
+echo "all script checks passed"
