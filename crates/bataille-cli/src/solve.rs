@@ -361,11 +361,11 @@ impl PartRow {
     }
 }
 
-/// The instances.csv row of a split period, from its parts: the verdict (undecided unless
-/// every part is decided, stopped when `stopped` or a part was, found if a part found a loop
-/// of the period), the loops of the
-/// period, the largest part's formula, the sums of calls, seconds, proof bytes and steps (the
-/// parts' proof and formula hashes are in parts.csv, so those two columns are empty).
+/// The instances.csv row of a split period, from its parts: the verdict (found if a part found
+/// a loop of the period, complete if every part is decided, else stopped if a stop was asked
+/// or a part was stopped, else undecided), the loops of the period, the largest part's
+/// formula, the sums of calls, seconds, proof bytes and steps (the parts' proof and formula
+/// hashes are in parts.csv, so those two columns are empty).
 fn split_row(q: &Question, parts: &[&PartRow], stopped: bool, solver: &str) -> (Verdict, String) {
     let want = q.parts().len();
     let decided = parts.iter().filter(|p| !is_open(&p.verdict)).count();
