@@ -134,6 +134,11 @@ fn run_census(args: CensusArgs) -> Result<ExitCode> {
             shard.count()
         );
     }
+    crate::checks::walk_memory(args.budget, deck.cards())?;
+    // (A shard's own state.txt replaced by the merged one could not be merged again.)
+    for part in &args.merge {
+        crate::output::files::check_outside_outputs("--merge", part, &args.out)?;
+    }
     let own = |dir: &Path| {
         read_bounded(&dir.join("state.txt"), MAX_STATE_BYTES)
             .ok()

@@ -78,6 +78,15 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
     if entries.is_empty() && hunts.is_empty() && !with_records {
         bail!("no catalogue entry matches --filter {:?}", args.filter.unwrap_or_default());
     }
+    // A records file named by the user is read, or the command says why not.
+    if let (Some(p), false, false) = (&args.records, with_records, format == Format::Csv) {
+        bail!(
+            "--records {} is replayed by the records section, which --filter {:?} leaves out \
+             (--filter records replays it alone)",
+            p.display(),
+            args.filter.as_deref().unwrap_or_default()
+        );
+    }
     // Read the records file first, so that a malformed one is an input error before any output.
     let results = results_dir(args.results.as_deref())?;
     let records_path = match (&args.records, &results) {
@@ -96,8 +105,18 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
     } else {
         None
     };
-    // The hunts' claims are printed in CSV with the catalogue's, as more rows of one table.
-    let (hunt_claims, missing) = read_hunts(&hunts, results.as_deref());
+    // The hunts' claims are printed in CSV with the catalogue's, as more rows of one table. A
+    // filter that names a hunt (or "hunts") keeps all its claims; one that names a claim, that
+    // claim only.
+    let (mut hunt_claims, missing) = read_hunts(&hunts, results.as_deref());
+    if let Some(f) = args.filter.as_deref() {
+        let whole: Vec<&str> = hunts
+            .iter()
+            .filter(|h| "hunts".contains(f) || h.name.contains(f))
+            .flat_map(|h| h.ids.iter().copied())
+            .collect();
+        hunt_claims.retain(|c| whole.contains(&c.id) || c.id.contains(f));
+    }
     if format == Format::Csv {
         let all: Vec<Claim> = entries.into_iter().chain(hunt_claims).collect();
         return Ok(exit_code(print_claims(&all, format, STATUSES)));

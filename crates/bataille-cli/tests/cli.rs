@@ -89,6 +89,13 @@ fn verify_filter() {
     assert!(stdout(&o).contains("2 claims checked"), "{}", stdout(&o));
     let o = bataille(&["verify", "--filter", "no-such-entry"]);
     assert_eq!(o.status.code(), Some(2));
+    // A filter that names one claim of a committed hunt shows that claim, not the hunt's all.
+    let o = bataille(&["verify", "--filter", "c4v4-natural-longest"]);
+    assert!(stdout(&o).contains("1 claims checked: 1 ok"), "{}", stdout(&o));
+    // A records file the user names is not left unread by a filter that excludes it.
+    let o = bataille(&["verify", "--filter", "c1-v5", "--records", "no-such-file.csv"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("which --filter \"c1-v5\" leaves out"), "{}", stderr(&o));
     // CSV: the catalogue only, no tally and no record rows.
     let o = bataille(&["verify", "--csv", "--filter", "c1-v5"]);
     assert!(o.status.success());

@@ -200,3 +200,41 @@ fn killed_run_resumes_from_its_last_checkpoint() {
     };
     assert!(deals(&cut) < deals(&full), "{} of {}", deals(&cut), deals(&full));
 }
+
+/// `cycles census` in shards, merged: the files of one run; the merge refuses to write over
+/// one of its own inputs, and a budget whose walk could not fit in memory is refused.
+#[test]
+fn census_shards_merge_into_the_whole_run() {
+    let dir = scratch!("census");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let c4v3 = ["cycles", "census", "-c", "4", "-v", "3"];
+    run_ok(&[&c4v3[..], &["--out", &path("whole")]].concat());
+    for k in 1..=2 {
+        run_ok(
+            &[&c4v3[..], &["--shard", &format!("{k}/2"), "--out", &path(&format!("s{k}"))]]
+                .concat(),
+        );
+    }
+    let states = [path("s1/state.txt"), path("s2/state.txt")];
+    let merge = |out: &str, extra: &[&str]| {
+        bataille(&[&c4v3[..], &["--merge", &states[0], &states[1], "--out", out], extra].concat())
+    };
+    let o = merge(&path("merged"), &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    for f in ["cycles.csv", "summary.csv", "state.txt"] {
+        assert_eq!(
+            fs::read(dir.join("whole").join(f)).unwrap(),
+            fs::read(dir.join("merged").join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    let before = fs::read(dir.join("s1/state.txt")).unwrap();
+    let o = merge(&path("s1"), &["--replace"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("would be overwritten by the results"), "{}", text(&o));
+    assert_eq!(fs::read(dir.join("s1/state.txt")).unwrap(), before);
+    let o =
+        bataille(&[&c4v3[..], &["--budget", "18446744073709551615", "--out", &path("b")]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("lower --budget"), "{}", text(&o));
+}

@@ -551,17 +551,52 @@ impl CensusState {
                     state.candidates = num(2)?;
                     state.tricks = num(4)?;
                 }
-                "loop" if w.len() == 9 => {
+                "loop"
+                    if w.len() == 9
+                        && w[2] == "period"
+                        && w[5] == "first-max"
+                        && w[7] == "twin" =>
+                {
                     let p: Position = w[1].parse().map_err(|_| bad("not a position"))?;
                     p.check_deck(spec.deck).map_err(|e| bad(&e.to_string()))?;
-                    state.found.push(Found {
+                    let found = Found {
                         first: p.first().to_vec(),
                         second: p.second().to_vec(),
                         period_tricks: num(3)?,
                         period_cards: num(4)?,
-                        first_max: num(6)? as usize,
-                        self_twin: num(8)? == 1,
-                    });
+                        first_max: usize::try_from(num(6)?).map_err(|_| bad("too large"))?,
+                        self_twin: match w[8] {
+                            "0" => false,
+                            "1" => true,
+                            _ => return Err(bad("twin is 0 or 1")),
+                        },
+                    };
+                    // The census's own walk of the position, which must give this very line
+                    // (a state edited and sealed again is not taken on trust).
+                    match Walker::new().walk(p.first(), p.second(), spec.methods()).1 {
+                        Some(walked) if walked == found => {}
+                        Some(walked) => {
+                            return Err(bad(&format!(
+                                "the loop of {} has period {} tricks {} cards, first-max {}, \
+                                 twin {}, not what the line says",
+                                p.compact(),
+                                walked.period_tricks,
+                                walked.period_cards,
+                                walked.first_max,
+                                u8::from(walked.self_twin)
+                            )));
+                        }
+                        None => {
+                            return Err(bad(&format!(
+                                "{} is not the canonical position of a loop",
+                                p.compact()
+                            )));
+                        }
+                    }
+                    if state.found.contains(&found) {
+                        return Err(bad("a loop listed twice"));
+                    }
+                    state.found.push(found);
                 }
                 _ => return Err(bad("not a line of a census state")),
             }
@@ -611,11 +646,19 @@ impl CensusState {
         let mut whole = CensusState::new(first.spec, Shard::WHOLE);
         whole.done = whole.units;
         for p in parts {
-            whole.candidates += p.candidates;
-            whole.tricks += p.tricks;
+            let (Some(candidates), Some(tricks)) =
+                (whole.candidates.checked_add(p.candidates), whole.tricks.checked_add(p.tricks))
+            else {
+                return merge("the shards' counts add up to more than 2^64".into());
+            };
+            (whole.candidates, whole.tricks) = (candidates, tricks);
             whole.found.extend(p.found.iter().cloned());
         }
         whole.found.sort_by(|x, y| x.position().canonical_cmp(&y.position()));
+        // Each position belongs to one shard: a loop listed by two came from a forged state.
+        if let Some(w) = whole.found.windows(2).find(|w| w[0] == w[1]) {
+            return merge(format!("the loop of {} is listed by two shards", w[0].position()));
+        }
         Ok(whole)
     }
 

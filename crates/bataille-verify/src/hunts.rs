@@ -308,7 +308,7 @@ pub fn hunt_claims(hunt: &CommittedHunt, state: &State) -> Vec<Claim> {
     if !stats.loops.is_empty() {
         let (status, computed, evidence) = walked_back(state, methods);
         claim(
-            "the hunt's own list of looping deals (loops.csv)",
+            "the hunt's own list of looping deals (its merged state.txt, which loops.csv lists)",
             format!(
                 "the deals that reach each {deck} loop, walked back from the loop, are the \
                  hunt's looping deals, with their tails"

@@ -150,6 +150,54 @@ fn threads_shards_and_text() {
 }
 
 #[test]
+fn forged_loop_lines_are_refused() {
+    // A state edited and sealed again: each loop line is walked again by the census, so a
+    // position that does not loop, a wrong period or first-max, or a loop listed twice is
+    // refused with its line, never read (the report would replay it and fail).
+    let spec = CensusSpec::new(DeckSpec::new(4, 3).unwrap(), Method::Natural).unwrap();
+    let mut whole = CensusState::new(spec, Shard::WHOLE);
+    run_sequential(&mut whole);
+    let body = sealed::open(&whole.to_text(), MAGIC).unwrap().into_owned();
+    let line = body.lines().find(|l| l.starts_with("loop ")).unwrap().to_string();
+    let w: Vec<&str> = line.split(' ').collect();
+    let not_canonical = Position::new(w[1].parse::<Position>().unwrap().second().to_vec(), {
+        w[1].parse::<Position>().unwrap().first().to_vec()
+    })
+    .unwrap();
+    let twice = format!("{line}\n{line}");
+    for (forged, why) in [
+        (line.replace(" period 19 26 ", " period 5 7 "), "not what the line says"),
+        (line.replace(" first-max ", " first-max 1"), "not what the line says"),
+        (line.replace(w[1], &not_canonical.compact()), "not the canonical position"),
+        (line.replace(w[1], "1,2/3,3,3,1,1,2,2,2,1,3"), "not the canonical position"),
+        (line.replace(" twin 0", " twin 2"), "twin is 0 or 1"),
+        (twice, "a loop listed twice"),
+    ] {
+        let text = sealed::seal(&body.replace(&line, &forged));
+        let err = CensusState::from_text(&text, spec, Shard::WHOLE).unwrap_err().to_string();
+        assert!(err.contains(why), "{forged}: {err}");
+    }
+    // The real state reads back.
+    assert_eq!(CensusState::from_text(&whole.to_text(), spec, Shard::WHOLE).unwrap(), whole);
+    // A loop of one shard listed by another too is refused by the merge.
+    let mut parts: Vec<CensusState> = (1..=2)
+        .map(|k| {
+            let mut s = CensusState::new(spec, format!("{k}/2").parse().unwrap());
+            run_sequential(&mut s);
+            s
+        })
+        .collect();
+    let f = whole.found[0].clone();
+    for p in &mut parts {
+        if !p.found.contains(&f) {
+            p.found.push(f.clone());
+        }
+    }
+    let err = CensusState::merge(&parts).unwrap_err().to_string();
+    assert!(err.contains("is listed by two shards"), "{err}");
+}
+
+#[test]
 fn a_stop_request_gives_up_within_the_unit() {
     let spec = CensusSpec::new(DeckSpec::new(2, 5).unwrap(), Method::Natural).unwrap();
     let stop = AtomicBool::new(true);
