@@ -104,7 +104,7 @@ pub(crate) struct RunArgs {
     #[arg(long, requires = "checkpoint")]
     pub(crate) resume: bool,
     /// Seconds between checkpoints.
-    #[arg(long, default_value_t = 60, value_name = "SECS")]
+    #[arg(long, default_value_t = 60, value_name = "SECS", requires = "checkpoint")]
     pub(crate) checkpoint_every: u64,
     /// How many longest games to keep, by tricks and by cards (at most 10,000).
     #[arg(long, default_value_t = 10)]

@@ -383,13 +383,15 @@ fn numeric_flags_at_their_limits() {
         values.push((x >> (x % 64)).to_string());
     }
     let explore = ["explore", "-c", "4", "-v", "3", "--exhaustive", "--threads", "1", "--out", o];
+    let ckpt = dir.join("ckpt");
+    let checkpointed = [&explore[..], &["--checkpoint", s(&ckpt)]].concat();
     let search = ["records", "search", "-c", "4", "-v", "3", "--out", o];
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (explore.to_vec(), "--top"),
         (explore.to_vec(), "--max-cycles"),
         (explore.to_vec(), "--max-tricks"),
         (explore.to_vec(), "--threads"),
-        (explore.to_vec(), "--checkpoint-every"),
+        (checkpointed, "--checkpoint-every"),
         (["hunt", "-c", "4", "-v", "3", "--exhaustive", "--out", o].to_vec(), "--keep"),
         ([&search[..], &["--iterations", "50"]].concat(), "--chains"),
         ([&search[..], &["--iterations", "50"]].concat(), "--epoch"),
@@ -401,6 +403,7 @@ fn numeric_flags_at_their_limits() {
     for (args, flag) in &cases {
         for v in &values {
             let _ = fs::remove_dir_all(&out);
+            let _ = fs::remove_file(&ckpt);
             let mut a = args.clone();
             a.extend([*flag, v.as_str()]);
             let o = bataille(&a);
@@ -409,4 +412,8 @@ fn numeric_flags_at_their_limits() {
             assert!(!t.contains("panicked"), "{a:?}: {t}");
         }
     }
+    // A checkpoint period with no checkpoint to write is a mistake, not a default.
+    let o = bataille(&[&explore[..], &["--checkpoint-every", "5"]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--checkpoint <FILE>"), "{}", text(&o));
 }
