@@ -43,15 +43,20 @@ status() {
     for k in $(seq 1 "$SHARDS"); do
         kk=$(printf %02d "$k")
         ckpt=$DIR/checkpoints/shard-$kk.ckpt
-        if [[ -f $DIR/shards/shard-$kk/state.txt ]]; then
+        # (A shard stopped by a signal writes its partial state.txt too: done is without its
+        # checkpoint.)
+        if [[ -f $DIR/shards/shard-$kk/state.txt && ! -f $ckpt ]]; then
             state=done
         elif [[ -f $ckpt ]]; then
             state=$(awk '$1 == "units" { printf "%d units done", $4 }' "$ckpt")
         else
             state="not started"
         fi
-        cpu=$(awk -F, -v k="$k" '$1 == k && $4 != "" { t += $4 } END { printf "%.0f s", t }' "$DIR/cpu.csv" 2>/dev/null)
-        commits=$(awk -F, -v k="$k" '$1 == k { print $6 }' "$DIR/cpu.csv" 2>/dev/null | sort -u | paste -sd' ')
+        cpu= commits=
+        if [[ -f $DIR/cpu.csv ]]; then
+            cpu=$(awk -F, -v k="$k" '$1 == k && $4 != "" { t += $4 } END { printf "%.0f s", t }' "$DIR/cpu.csv")
+            commits=$(awk -F, -v k="$k" '$1 == k { print $6 }' "$DIR/cpu.csv" | sort -u | paste -sd' ')
+        fi
         echo "| $k | $state | ${cpu:-0 s} | ${commits:--} |"
     done
 }
@@ -70,7 +75,7 @@ BIN=target/census-bin/bataille
 for k in $(seq 1 "$SHARDS"); do
     kk=$(printf %02d "$k")
     out=$DIR/shards/shard-$kk ckpt=$DIR/checkpoints/shard-$kk.ckpt
-    if [[ -f $out/state.txt ]]; then
+    if [[ -f $out/state.txt && ! -f $ckpt ]]; then
         echo "== shard $k/$SHARDS: done"
         continue
     fi

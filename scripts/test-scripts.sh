@@ -1,6 +1,6 @@
 #!/bin/bash
 # Tests of the long-run scripts' own logic (position-hunt-52.sh, sat-solves.sh,
-# record-hunts.sh, whole-game.sh), in a scratch copy with a stand-in for the bataille binary:
+# record-hunts.sh, whole-game.sh, census.sh), in a scratch copy with a stand-in for the bataille binary:
 # argument checks, the lock and the lost-segment row of the position hunt, which SAT questions
 # are skipped or tried again, and that a signal to a script reaches the run under way. A few
 # seconds; .ci/run calls it. The runs themselves are tested by the crates' tests.
@@ -12,7 +12,7 @@ WORK=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 cd "$WORK"
 mkdir scripts
-cp "$ROOT"/scripts/{position-hunt-52,sat-solves,record-hunts,whole-game}.sh scripts/
+cp "$ROOT"/scripts/{position-hunt-52,sat-solves,record-hunts,whole-game,census}.sh scripts/
 # The stand-in: prints its arguments, waits SLEEP seconds (a SIGTERM ends it with 130, as
 # bataille does), and for `cycles hunt` writes its shard's summary.
 cat >fake <<'EOF'
@@ -114,6 +114,22 @@ if have /usr/bin/time flock pgrep pkill; then
     wait "$first" || status=$?
     [[ $status == 130 ]] && echo "ok: SIGTERM to the hunt script stops it with 130" || { echo "FAILED: hunt script exit $status"; failures=$((failures + 1)); }
     grep -q ',130,unknown$' $hunt/cpu.csv && [[ ! -e $hunt/running ]] && echo "ok:   ... its segment's row written, nothing left running" || { echo "FAILED: stopped segment"; cat $hunt/cpu.csv; failures=$((failures + 1)); }
+fi
+
+# census.sh: a shard stopped by a signal leaves a partial state.txt beside its checkpoint; it
+# is resumed, not counted done.
+part="the census checks"
+if have /usr/bin/time; then
+    census=results/cycles/c4v3-natural
+    mkdir -p $census/shards/shard-01 $census/checkpoints
+    echo 2 >$census/shards.txt
+    echo partial >$census/shards/shard-01/state.txt
+    printf 'bataille cycles census state v1\nunits 8 done 1\n' >$census/checkpoints/shard-01.ckpt
+    check "census.sh status of a stopped shard" 0 scripts/census.sh 4 3 natural status
+    has "  ... says how far it went" "| 1 | 1 units done |"
+    check "census.sh resumes a stopped shard" 0 scripts/census.sh 4 3 natural
+    has "  ... with its checkpoint" "== shard 1/2 ("
+    has "  ... --resume" "--checkpoint $census/checkpoints/shard-01.ckpt --resume"
 fi
 
 # sat-solves.sh

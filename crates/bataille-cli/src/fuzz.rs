@@ -394,6 +394,9 @@ fn numeric_flags_parse_or_refuse() {
         if command == "records" && flag != "--time" && flag != "--iterations" {
             args.extend(["--iterations".to_string(), "10".to_string()]);
         }
+        if flag == "--checkpoint-every" {
+            args.extend(["--checkpoint".to_string(), "ckpt".to_string()]);
+        }
         args.extend([flag.to_string(), value.clone()]);
         if let Err(e) = crate::flags::Cli::try_parse_from(&args) {
             short(&e.to_string())?;

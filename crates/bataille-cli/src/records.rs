@@ -128,7 +128,7 @@ struct SearchArgs {
     #[arg(long, requires = "checkpoint")]
     resume: bool,
     /// Seconds between checkpoints.
-    #[arg(long, default_value_t = 60, value_name = "SECS")]
+    #[arg(long, default_value_t = 60, value_name = "SECS", requires = "checkpoint")]
     checkpoint_every: u64,
     /// Append the best deal of each measure to this records file (usually
     /// results/records.csv).

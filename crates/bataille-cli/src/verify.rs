@@ -107,15 +107,22 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
     };
     // The hunts' claims are printed in CSV with the catalogue's, as more rows of one table. A
     // filter that names a hunt (or "hunts") keeps all its claims; one that names a claim, that
-    // claim only.
+    // claim and any failure of its hunt (an unreadable state is one failed claim), or all the
+    // hunt's claims when it has no such claim to show.
     let (mut hunt_claims, missing) = read_hunts(&hunts, results.as_deref());
     if let Some(f) = args.filter.as_deref() {
-        let whole: Vec<&str> = hunts
-            .iter()
-            .filter(|h| "hunts".contains(f) || h.name.contains(f))
-            .flat_map(|h| h.ids.iter().copied())
-            .collect();
-        hunt_claims.retain(|c| whole.contains(&c.id) || c.id.contains(f));
+        let mut kept = Vec::new();
+        for h in &hunts {
+            let mine: Vec<&Claim> = hunt_claims.iter().filter(|c| h.ids.contains(&c.id)).collect();
+            let named: Vec<&Claim> = mine
+                .iter()
+                .copied()
+                .filter(|c| c.id.contains(f) || c.status == Status::Fail)
+                .collect();
+            let whole = "hunts".contains(f) || h.name.contains(f) || named.is_empty();
+            kept.extend(if whole { mine } else { named }.into_iter().cloned());
+        }
+        hunt_claims = kept;
     }
     if format == Format::Csv {
         let all: Vec<Claim> = entries.into_iter().chain(hunt_claims).collect();

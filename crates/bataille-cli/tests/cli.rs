@@ -1,5 +1,6 @@
 //! Runs the built `bataille` binary as a user would.
 
+use std::fs;
 use std::process::Command;
 
 use crate::support::{bataille, stderr, stdout};
@@ -89,9 +90,27 @@ fn verify_filter() {
     assert!(stdout(&o).contains("2 claims checked"), "{}", stdout(&o));
     let o = bataille(&["verify", "--filter", "no-such-entry"]);
     assert_eq!(o.status.code(), Some(2));
-    // A filter that names one claim of a committed hunt shows that claim, not the hunt's all.
+    // A filter that names one claim of a committed hunt shows that claim, not the hunt's all;
+    // a claim the hunt does not have shows the hunt's claims.
     let o = bataille(&["verify", "--filter", "c4v4-natural-longest"]);
     assert!(stdout(&o).contains("1 claims checked: 1 ok"), "{}", stdout(&o));
+    let o = bataille(&["verify", "--filter", "c4v5-natural-ancestors"]);
+    assert!(stdout(&o).contains("3 claims checked: 3 ok"), "{}", stdout(&o));
+    // ... and a hunt whose state cannot be read fails, whichever of its claims is named.
+    let dir = scratch!("verify-filter");
+    let hunt = dir.join("results/hunts/c4v4-natural");
+    fs::create_dir_all(&hunt).unwrap();
+    let committed =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../results/hunts/c4v4-natural/state.txt");
+    let mut state = fs::read(committed).unwrap();
+    state[200] ^= 1;
+    fs::write(hunt.join("state.txt"), state).unwrap();
+    let results = dir.join("results");
+    let args =
+        ["verify", "--results", results.to_str().unwrap(), "--filter", "c4v4-natural-longest"];
+    let o = bataille(&args);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("checksum does not match"), "{}", stdout(&o));
     // A records file the user names is not left unread by a filter that excludes it.
     let o = bataille(&["verify", "--filter", "c1-v5", "--records", "no-such-file.csv"]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));

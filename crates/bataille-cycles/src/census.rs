@@ -531,6 +531,7 @@ impl CensusState {
             )));
         }
         let skip = header.lines().count();
+        let mut listed = std::collections::HashSet::new();
         for (k, line) in body.lines().enumerate().skip(skip) {
             let bad = |why: &str| StateError::Line { line: k + 1, why: why.to_string() };
             let w: Vec<&str> = line.split(' ').collect();
@@ -593,7 +594,7 @@ impl CensusState {
                             )));
                         }
                     }
-                    if state.found.contains(&found) {
+                    if !listed.insert((found.first.clone(), found.second.clone())) {
                         return Err(bad("a loop listed twice"));
                     }
                     state.found.push(found);
