@@ -1,9 +1,10 @@
 #!/bin/bash
 # Tests of the long-run scripts' own logic (position-hunt-52.sh, sat-solves.sh,
-# record-hunts.sh, whole-game.sh, census.sh), in a scratch copy with a stand-in for the bataille binary:
-# argument checks, the lock and the lost-segment row of the position hunt, which SAT questions
-# are skipped or tried again, and that a signal to a script reaches the run under way. A few
-# seconds; .ci/run calls it. The runs themselves are tested by the crates' tests.
+# record-hunts.sh, whole-game.sh, census.sh, position-records.sh), in a scratch copy with a
+# stand-in for the bataille binary: argument checks, the lock and the lost-segment row of the
+# position hunt, which SAT questions are skipped or tried again, which census shards are done,
+# and that a signal to a script reaches the run under way. A few seconds; .ci/run calls it. The
+# runs themselves are tested by the crates' tests.
 #
 # Usage: scripts/test-scripts.sh
 set -euo pipefail
@@ -12,7 +13,7 @@ WORK=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 cd "$WORK"
 mkdir scripts
-cp "$ROOT"/scripts/{position-hunt-52,sat-solves,record-hunts,whole-game,census}.sh scripts/
+cp "$ROOT"/scripts/{position-hunt-52,sat-solves,record-hunts,whole-game,census,position-records}.sh scripts/
 # The stand-in: prints its arguments, waits SLEEP seconds (a SIGTERM ends it with 130, as
 # bataille does), and for `cycles hunt` writes its shard's summary.
 cat >fake <<'EOF'
@@ -172,6 +173,8 @@ if have pgrep pkill; then
     if grep -q "c4v7-natural-sample" "$WORK/out"; then echo "FAILED: a hunt started after the stop"; failures=$((failures + 1)); fi
 fi
 check "whole-game refuses a budget of abc" 2 scripts/whole-game.sh abc
+check "position-records refuses a budget of 0" 2 scripts/position-records.sh natural-uniform 0
+check "position-records refuses a hunt that is not there" 2 scripts/position-records.sh natural-nothing
 
 if ((failures > 0)); then
     echo "$failures script checks FAILED"

@@ -3,7 +3,7 @@
 # records file (C=4, V=8 and V=13, natural and optimized, by tricks) is searched backwards from
 # every one of its positions (`bataille records extend --whole-game`), and the deals found are
 # appended to the records file when they are longer. One line per cell goes to
-# results/records/whole-game.csv: the start, the game found, the gain, the CPU seconds, and the
+# results/records-backward/whole-game.csv: the start, the game found, the gain, the CPU seconds, and the
 # deals the sampling run that found the start had played (the command in its row).
 #
 # Usage: scripts/whole-game.sh [BUDGET]   (ancestors searched from each position; default 10^5)
@@ -15,8 +15,8 @@ BUDGET=${1:-100000}
 [[ $BUDGET =~ ^[1-9][0-9]*$ ]] || { echo "BUDGET must be a positive number, not '$BUDGET'" >&2; exit 2; }
 BIN=${BIN:-target/release/bataille}
 RECORDS=results/records.csv
-OUT=results/records/whole-game.csv
-mkdir -p results/records
+OUT=results/records-backward/whole-game.csv
+mkdir -p results/records-backward
 [[ -f $OUT ]] || echo "colours,values,method,start_tricks,found_tricks,gain_tricks,budget,cpu_s,positions_searched,start_found_by" >"$OUT"
 log=$(mktemp)
 trap 'rm -f "$log" "$log.time" "$log.err"' EXIT

@@ -256,7 +256,10 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
                 g.cards
             );
         }
+        // From a deal, a deal whose game is longer; from any other position (a long game of a
+        // position hunt, say), the longest deal found: the start's own game is no deal's.
         let longer = match measure {
+            _ if !start.is_deal() => true,
             Measure::Tricks => (g.tricks, g.cards) > (r.tricks, r.cards),
             Measure::Cards => (g.cards, g.tricks) > (r.cards, r.tricks),
         };
@@ -264,13 +267,16 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
             continue;
         }
         let signed = |a: u64, b: u64| format!("{:+}", a as i128 - b as i128);
+        let against = if start.is_deal() {
+            format!("{} tricks, {} cards", signed(g.tricks, r.tricks), signed(g.cards, r.cards))
+        } else {
+            "the longest deal found".to_string()
+        };
         println!(
-            "by {:<7} {deal}: {} tricks, {} cards ({} tricks, {} cards)",
+            "by {:<7} {deal}: {} tricks, {} cards ({against})",
             format!("{}:", measure.name()),
             g.tricks,
             g.cards,
-            signed(g.tricks, r.tricks),
-            signed(g.cards, r.cards)
         );
         rows.push(RecordRow {
             spec,
@@ -289,10 +295,10 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
         });
     }
     if rows.is_empty() {
-        let what = if args.whole_game {
-            "no deal leads to a longer game through a position of this one"
-        } else {
-            "no deal leads to this position"
+        let what = match (args.whole_game, start.is_deal()) {
+            (true, true) => "no deal leads to a longer game through a position of this one",
+            (true, false) => "no deal leads to a position of this game",
+            (false, _) => "no deal leads to this position",
         };
         match (complete, ties_cut) {
             (true, false) => println!("{what}"),

@@ -312,6 +312,39 @@ fn extend_appends_replayable_longer_deals() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// From a position that is not a deal (a long game of a position hunt, say), the longest deal
+/// found is kept whatever its length against the position's own game, which is no deal's (here
+/// 8 tricks against 11); its game joins the position's: they end in the same last position.
+#[test]
+fn extend_from_a_position_keeps_the_longest_deal() {
+    let dir = scratch!("extend-position");
+    let records = dir.join("records.csv");
+    let r = records.to_str().unwrap();
+    let position = "2,1,3,3/1,2,3,1,2,3,1,2";
+    let out = run_ok(&[
+        "records",
+        "extend",
+        position,
+        "--whole-game",
+        "--budget",
+        "1000",
+        "--records",
+        r,
+    ]);
+    assert!(out.contains("game:      C=4 V=3 natural: 11 tricks"), "{out}");
+    let found = out.lines().find(|l| l.starts_with("by tricks:")).expect(&out);
+    assert!(found.ends_with(": 8 tricks, 12 cards (the longest deal found)"), "{found}");
+    let deal =
+        found.trim_start_matches("by tricks: ").split("]: ").next().unwrap().to_string() + "]";
+    let last = |p: &str| {
+        let trace = run_ok(&["play", p, "--trace"]);
+        trace.lines().take_while(|l| !l.starts_with("deal:")).last().unwrap().to_string()
+    };
+    assert_eq!(last(&deal), last(position), "{deal}");
+    let v = run_ok(&["verify", "--filter", "records", "--records", r]);
+    assert!(v.contains("2 record rows replayed: 2 ok"), "{v}");
+}
+
 #[test]
 fn extend_refuses_loops_random_and_bad_deals() {
     for args in [
