@@ -1,40 +1,55 @@
 #!/bin/bash
-# Record deals from the 52-card position hunt: the longest games of the hunt start from
-# positions of every split, not from deals, but a long game passes through deals (26/26
-# positions) and deals lead into its positions. `bataille records extend POSITION --whole-game`
-# searches backwards from every position of such a game and keeps the longest deal found; this
-# script does it for the longest games of the finished shards of a hunt
-# (results/cycles/hunt-52/RUN, their records.csv: the 10 longest by tricks and by cards, merged)
-# and appends the deals to the records file. One line per game goes to
-# results/records-backward/from-positions.csv: the run, the shards it had, the game's length, the deal
-# found, the budget and the CPU seconds. A game already there with the same budget is skipped,
-# so an interrupted run continues, and a later one (more shards) does only the new games.
+# Record deals from position hunts: the longest games of `bataille cycles hunt` start from
+# positions of every split, not from deals, but a long game passes through deals (positions
+# of the deal split) and deals lead into its positions. `bataille records extend POSITION
+# --whole-game` searches backwards from every position of such a game and keeps the longest
+# deal found; this script does it for the longest games of a hunt (its records.csv: the 10
+# longest by tricks and by cards; for a run in shards, those of its finished shards merged) and
+# appends the deals to the records file. One line per game goes to
+# results/records-backward/from-positions.csv: the run, the shards it had, the game's length,
+# the deal found, the budget and the CPU seconds. A game already there with the same budget is
+# skipped, so an interrupted run continues, and a later one (more shards) does only the new
+# games.
 #
-# Usage: scripts/position-records.sh [RUN] [BUDGET]   (RUN: natural-uniform by default;
-#   BUDGET: ancestors searched from each position of a game, default 10^4)
+# Usage: scripts/position-records.sh [DIR] [BUDGET]
+#   DIR: a `cycles hunt` output directory, or a directory of shard-NNN ones
+#   (default results/cycles/hunt-52/natural-uniform, the 52-card position hunt); BUDGET:
+#   ancestors searched from each position of a game (default 10^4).
 set -euo pipefail
-RUN=${1:-natural-uniform}
+HUNT=${1:-results/cycles/hunt-52/natural-uniform}
+HUNT=${HUNT%/}
 BUDGET=${2:-10000}
 [[ $BUDGET =~ ^[1-9][0-9]*$ ]] || { echo "BUDGET must be a positive number, not '$BUDGET'" >&2; exit 2; }
 BIN=${BIN:-target/release/bataille}
 RECORDS=${RECORDS:-results/records.csv}
-HUNT=results/cycles/hunt-52/$RUN
 OUT=results/records-backward/from-positions.csv
-[[ -d $HUNT ]] || { echo "no hunt $HUNT (natural-uniform, optimized-uniform, ...)" >&2; exit 2; }
-METHOD=${RUN%%-*}
+[[ -d $HUNT ]] || { echo "no hunt directory $HUNT" >&2; exit 2; }
 parts=()
-for d in "$HUNT"/shard-*/; do
-    d=${d%/}
-    [[ -f $d/summary.csv && ! -f $d.ckpt ]] && parts+=("$d")
-done
-((${#parts[@]} > 0)) || { echo "no finished shard in $HUNT" >&2; exit 2; }
+if [[ -f $HUNT/summary.csv ]]; then
+    parts=("$HUNT")
+else
+    for d in "$HUNT"/shard-*/; do
+        d=${d%/}
+        [[ -f $d/summary.csv && ! -f $d.ckpt ]] && parts+=("$d")
+    done
+fi
+((${#parts[@]} > 0)) || { echo "no finished hunt in $HUNT" >&2; exit 2; }
+# The method, from the hunt's own summary (`game,positions C=4 V=13 natural sampler=uniform`).
+METHOD=$(awk -F, '$1 == "game" { split($2, w, " "); print w[4] }' "${parts[0]}/summary.csv")
+[[ $METHOD == natural || $METHOD == optimized ]] || { echo "$HUNT is not a position hunt of natural or optimized stacking" >&2; exit 2; }
+RUN=${HUNT#results/}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$BIN" merge "${parts[@]}" --partial --out "$work/merged" >/dev/null
+if ((${#parts[@]} == 1)) && [[ ${parts[0]} == "$HUNT" ]]; then
+    cp "$HUNT/records.csv" "$work/records.csv"
+else
+    "$BIN" merge "${parts[@]}" --partial --out "$work/merged" >/dev/null
+    cp "$work/merged/records.csv" "$work/records.csv"
+fi
 mkdir -p results/records-backward
 [[ -f $OUT ]] || echo "run,shards,position_tricks,position_cards,found_tricks,found_cards,budget,cpu_s,position,deal" >"$OUT"
 # The distinct positions of the merged top games (by tricks, then by cards), in that order.
-mapfile -t games < <(awk -F'"' 'NR > 1 && !seen[$2]++ { print $2 }' "$work/merged/records.csv")
+mapfile -t games < <(awk -F'"' 'NR > 1 && !seen[$2]++ { print $2 }' "$work/records.csv")
 for p in "${games[@]}"; do
     if awk -F'"' -v p="$p" -v b=",$BUDGET," 'index($1, b) && $2 == p { f = 1 } END { exit !f }' "$OUT"; then
         echo "$p: done with budget $BUDGET; skipped"

@@ -26,6 +26,12 @@
 # (3·10^10 deals each, seeds 408 and 213), are outside "all" too. For the runs of the 52- and
 # 32-card cells, keep the checkpoints in the repository so that a fresh clone resumes them:
 #   CHECKPOINTS=results/hunts/checkpoints nice -n 19 scripts/record-hunts.sh c4v13-natural-random
+#
+# The position hunts c4v8-natural-positions and c4v8-optimized-positions (outside "all") play
+# random positions of every split instead of deals (`bataille cycles hunt --sampler uniform`,
+# 4·10^9 each, seeds 508 and 518): their longest games start from positions no deal need
+# reach, and `scripts/position-records.sh results/hunts/NAME` then finds the deals that lead
+# into them (the way the 52-card natural record was found; docs/results-records.md).
 set -euo pipefail
 BIN=${BIN:-target/release/bataille}
 RECORDS=${RECORDS:-results/records.csv}
@@ -33,24 +39,41 @@ THREADS=${THREADS:-0}
 CHECKPOINTS=${CHECKPOINTS:-}
 mkdir -p results/hunts
 
-sample() { # name, deck and method flags, deals, seed
-    local name=$1 deals=$3 seed=$4
-    local resume=()
-    if [ -n "$CHECKPOINTS" ]; then
-        mkdir -p "$CHECKPOINTS"
-        resume=(--checkpoint "$CHECKPOINTS/$name.ckpt")
-        [ -e "$CHECKPOINTS/$name.ckpt" ] && resume+=(--resume)
-    fi
-    # In the background, so that Ctrl-C or SIGTERM to the script reaches it at once (the trap
-    # below): it saves its checkpoint and exits 130, and so does the script.
-    # shellcheck disable=SC2086 # $2 holds several flags
-    "$BIN" explore $2 --random "$deals" --seed "$seed" --top 20 --threads "$THREADS" \
-        --records "$RECORDS" --out "results/hunts/$name" --replace "${resume[@]}" &
+# Runs the command in the background, so that Ctrl-C or SIGTERM to the script reaches it at
+# once (the trap below): it saves its checkpoint and exits 130, and so does the script.
+background() {
+    "$@" &
     local pid=$! status=0
     # (The trap cuts `wait` short: wait until the run has ended, then ask its status.)
     while kill -0 "$pid" 2>/dev/null; do wait "$pid" || true; done
     wait "$pid" || status=$?
     return "$status"
+}
+
+checkpoint() { # name: the checkpoint flags, in the array `resume`
+    resume=()
+    if [ -n "$CHECKPOINTS" ]; then
+        mkdir -p "$CHECKPOINTS"
+        resume=(--checkpoint "$CHECKPOINTS/$1.ckpt")
+        [ -e "$CHECKPOINTS/$1.ckpt" ] && resume+=(--resume)
+    fi
+    return 0
+}
+
+sample() { # name, deck and method flags, deals, seed
+    local name=$1 deals=$3 seed=$4 resume
+    checkpoint "$name"
+    # shellcheck disable=SC2086 # $2 holds several flags
+    background "$BIN" explore $2 --random "$deals" --seed "$seed" --top 20 --threads "$THREADS" \
+        --records "$RECORDS" --out "results/hunts/$name" --replace "${resume[@]}"
+}
+
+positions() { # name, deck and method flags, positions, seed
+    local name=$1 n=$3 seed=$4 resume
+    checkpoint "$name"
+    # shellcheck disable=SC2086 # $2 holds several flags
+    background "$BIN" cycles hunt $2 --sampler uniform --random "$n" --seed "$seed" \
+        --threads "$THREADS" --out "results/hunts/$name" --replace "${resume[@]}"
 }
 stopping=0
 trap 'stopping=1; kill -TERM $(jobs -p) 2>/dev/null || true' INT TERM
@@ -74,6 +97,8 @@ run() {
     c4v11-natural-random-1) sample "$1" "-c 4 -v 11" 10000000000 111 ;;
     c4v8-optimized-random-4) sample "$1" "-c 4 -v 8 -m optimized" 30000000000 408 ;;
     c4v13-optimized-random-2) sample "$1" "-c 4 -v 13 -m optimized" 30000000000 213 ;;
+    c4v8-natural-positions) positions "$1" "-c 4 -v 8 -m natural" 4000000000 508 ;;
+    c4v8-optimized-positions) positions "$1" "-c 4 -v 8 -m optimized" 4000000000 518 ;;
     c4v[6-9]-natural-sample | c4v1[0-3]-natural-sample)
         local v=${1#c4v}
         v=${v%-natural-sample}
