@@ -26,6 +26,8 @@ OUT=results/records-backward/from-positions.csv
 [[ -d $HUNT ]] || { echo "no hunt directory $HUNT" >&2; exit 2; }
 parts=()
 if [[ -f $HUNT/summary.csv ]]; then
+    grep -qx 'complete,true' "$HUNT/summary.csv" ||
+        { echo "$HUNT is not finished (its summary.csv says complete,false): resume it first" >&2; exit 2; }
     parts=("$HUNT")
 else
     for d in "$HUNT"/shard-*/; do
@@ -51,7 +53,7 @@ mkdir -p results/records-backward
 # The distinct positions of the merged top games (by tricks, then by cards), in that order.
 mapfile -t games < <(awk -F'"' 'NR > 1 && !seen[$2]++ { print $2 }' "$work/records.csv")
 for p in "${games[@]}"; do
-    if awk -F'"' -v p="$p" -v b=",$BUDGET," 'index($1, b) && $2 == p { f = 1 } END { exit !f }' "$OUT"; then
+    if awk -F'"' -v p="$p" -v b="$BUDGET" '{ split($1, c, ",") } c[7] == b && $2 == p { f = 1 } END { exit !f }' "$OUT"; then
         echo "$p: done with budget $BUDGET; skipped"
         continue
     fi
@@ -67,5 +69,9 @@ for p in "${games[@]}"; do
     found=$(awk '/^by tricks:/ { for (i = 1; i <= NF; i++) if ($i == "tricks,") { print $(i - 1) "," $(i + 1); exit } }' "$log")
     deal=$(awk -F': ' '/^by tricks:/ { sub(/^by tricks: +/, ""); sub(/: [0-9]+ tricks.*/, ""); print; exit }' "$log")
     echo "$RUN,${#parts[@]},$game,${found:-,},$BUDGET,$cpu,\"$p\",\"$deal\"" >>"$OUT"
-    echo "$p: game ${game%,*} tricks -> deal ${found%,*} tricks ($cpu CPU s)"
+    if [[ -n $found ]]; then
+        echo "$p: game ${game%,*} tricks -> deal ${found%,*} tricks ($cpu CPU s)"
+    else
+        echo "$p: game ${game%,*} tricks -> no deal found (from a deal: none longer) ($cpu CPU s)"
+    fi
 done

@@ -303,6 +303,9 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
         match (complete, ties_cut) {
             (true, false) => println!("{what}"),
             (true, true) => println!("{what} through {ties}"),
+            (false, _) if !start.is_deal() => println!(
+                "undecided: no deal found within the budget (a larger --budget searches further)"
+            ),
             (false, _) => println!(
                 "undecided: no longer game found within the budget (a larger --budget searches \
                  further)"
