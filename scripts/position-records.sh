@@ -16,6 +16,8 @@
 #   (default results/cycles/hunt-52/natural-uniform, the 52-card position hunt); BUDGET:
 #   ancestors searched from each position of a game (default 10^4).
 set -euo pipefail
+# shellcheck source=scripts/extend-whole-game.sh
+source "$(dirname "$0")/extend-whole-game.sh"
 HUNT=${1:-results/cycles/hunt-52/natural-uniform}
 HUNT=${HUNT%/}
 BUDGET=${2:-10000}
@@ -58,15 +60,10 @@ for p in "${games[@]}"; do
         continue
     fi
     log=$work/log
-    if ! /usr/bin/time -f "%U %S" -o "$log.time" "$BIN" records extend "$p" -m "$METHOD" \
-        --whole-game --budget "$BUDGET" --records "$RECORDS" >"$log" 2>"$log.err"; then
-        echo "records extend failed on $p:" >&2
-        cat "$log.err" >&2
-        exit 2
-    fi
-    cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$log.time")
+    extend_whole "$p" "$METHOD" "$BUDGET" "$log"
+    cpu=$(extend_cpu "$log")
     game=$(awk '/^game:/ { print $(NF - 3) "," $(NF - 1) }' "$log")
-    found=$(awk '/^by tricks:/ { for (i = 1; i <= NF; i++) if ($i == "tricks,") { print $(i - 1) "," $(i + 1); exit } }' "$log")
+    found=$(extend_found "$log")
     deal=$(awk -F': ' '/^by tricks:/ { sub(/^by tricks: +/, ""); sub(/: [0-9]+ tricks.*/, ""); print; exit }' "$log")
     echo "$RUN,${#parts[@]},$game,${found:-,},$BUDGET,$cpu,\"$p\",\"$deal\"" >>"$OUT"
     if [[ -n $found ]]; then

@@ -13,7 +13,7 @@ WORK=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 cd "$WORK"
 mkdir scripts
-cp "$ROOT"/scripts/{position-hunt-52,sat-solves,record-hunts,whole-game,census,position-records}.sh scripts/
+cp "$ROOT"/scripts/{position-hunt-52,sat-solves,record-hunts,whole-game,census,position-records,extend-whole-game}.sh scripts/
 # The stand-in: prints its arguments, waits SLEEP seconds (a SIGTERM ends it with 130, as
 # bataille does), and for `cycles hunt` writes its shard's summary.
 cat >fake <<'EOF'

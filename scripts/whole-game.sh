@@ -11,6 +11,8 @@
 # interrupted run continues with the cells it had not done; once a cell has found a longer
 # game, running the script again extends that new game (a new start, a new row).
 set -euo pipefail
+# shellcheck source=scripts/extend-whole-game.sh
+source "$(dirname "$0")/extend-whole-game.sh"
 BUDGET=${1:-100000}
 [[ $BUDGET =~ ^[1-9][0-9]*$ ]] || { echo "BUDGET must be a positive number, not '$BUDGET'" >&2; exit 2; }
 BIN=${BIN:-target/release/bataille}
@@ -55,14 +57,10 @@ for v in 8 13; do
             echo "C=4 V=$v $m: from $start_tricks tricks with budget $BUDGET already done; skipped"
             continue
         fi
-        if ! /usr/bin/time -f "%U %S" -o "$log.time" "$BIN" records extend "$deal" -m "$m" \
-            --whole-game --budget "$BUDGET" --records "$RECORDS" >"$log" 2>"$log.err"; then
-            echo "C=4 V=$v $m: records extend failed:" >&2
-            cat "$log.err" >&2
-            exit 2
-        fi
-        cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$log.time")
-        found=$(awk '/^by tricks:/ { for (i = 1; i <= NF; i++) if ($i == "tricks,") { print $(i - 1); exit } }' "$log")
+        extend_whole "$deal" "$m" "$BUDGET" "$log"
+        cpu=$(extend_cpu "$log")
+        found=$(extend_found "$log")
+        found=${found%,*}
         found=${found:-$start_tricks}
         positions=$(awk '/^searched:/ { print $2 }' "$log")
         echo "4,$v,$m,$start_tricks,$found,$((found - start_tricks)),$BUDGET,$cpu,$positions,\"$found_by\"" >>"$OUT"

@@ -387,26 +387,9 @@ fn explore_appends_its_longest_games() {
     // Random deals: the seed is recorded, and a second run appends below the first; the
     // command to replay it leaves the checkpoint out.
     let ckpt = dir.join("ckpt.txt");
-    run_ok(&[
-        "explore",
-        "-c",
-        "4",
-        "-v",
-        "4",
-        "-m",
-        "optimized",
-        "--random",
-        "2000",
-        "--seed",
-        "7",
-        "--checkpoint",
-        ckpt.to_str().unwrap(),
-        "--records",
-        r,
-        "--out",
-        o,
-        "--replace",
-    ]);
+    let c4v4 = ["explore", "-c", "4", "-v", "4", "-m", "optimized", "--random", "2000"];
+    let seeded = [&c4v4[..], &["--seed", "7", "--checkpoint", ckpt.to_str().unwrap()]].concat();
+    run_ok(&[&seeded[..], &["--records", r, "--out", o, "--replace"]].concat());
     let rows = fs::read_to_string(&records).unwrap();
     let lines: Vec<&str> = rows.lines().collect();
     assert_eq!(lines.len(), 5, "{rows}");
@@ -415,26 +398,7 @@ fn explore_appends_its_longest_games() {
     assert!(!lines[3].contains("ckpt") && !lines[3].contains("--checkpoint"), "{rows}");
     assert!(!lines[3].contains("--replace"), "{rows}");
     // Resuming the finished run (a requeued job) finds the same games: none appended again.
-    let again = run_ok(&[
-        "explore",
-        "-c",
-        "4",
-        "-v",
-        "4",
-        "-m",
-        "optimized",
-        "--random",
-        "2000",
-        "--seed",
-        "7",
-        "--checkpoint",
-        ckpt.to_str().unwrap(),
-        "--resume",
-        "--records",
-        r,
-        "--out",
-        o,
-    ]);
+    let again = run_ok(&[&seeded[..], &["--resume", "--records", r, "--out", o]].concat());
     assert!(again.contains("records:   already in "), "{again}");
     assert_eq!(fs::read_to_string(&records).unwrap(), rows);
     let v = run_ok(&["verify", "--filter", "records", "--records", r]);

@@ -1,0 +1,23 @@
+# Sourced by whole-game.sh and position-records.sh: one `bataille records extend --whole-game`
+# run, timed, and what its output says. Needs BIN and RECORDS set.
+
+# extend_whole START METHOD BUDGET LOG: runs it from START (a deal or any position), appending
+# the deals found to RECORDS; its output in LOG, its CPU seconds in LOG.time. On failure prints
+# its error and exits 2.
+extend_whole() {
+    local start=$1 method=$2 budget=$3 log=$4
+    if ! /usr/bin/time -f "%U %S" -o "$log.time" "$BIN" records extend "$start" -m "$method" \
+        --whole-game --budget "$budget" --records "$RECORDS" >"$log" 2>"$log.err"; then
+        echo "records extend failed on $start:" >&2
+        cat "$log.err" >&2
+        exit 2
+    fi
+}
+
+# extend_cpu LOG: the CPU seconds of the run.
+extend_cpu() { awk '{ printf "%.1f", $1 + $2 }' "$1.time"; }
+
+# extend_found LOG: `tricks,cards` of the longest deal by tricks, empty when none was kept.
+extend_found() {
+    awk '/^by tricks:/ { for (i = 1; i <= NF; i++) if ($i == "tricks,") { print $(i - 1) "," $(i + 1); exit } }' "$1"
+}
