@@ -2,7 +2,8 @@
 # Reproduces every published check and every committed result of the toolkit, in order:
 #   1. the verification catalogues (bataille, beggar-my-neighbour, take-away games, and the
 #      rows of results/records.csv), which fail the script if any claim fails;
-#   2. the article's tables (scripts/reproduce-tables.sh: about 30 s on 2 idle cores);
+#   2. the article's tables (scripts/reproduce-tables.sh: about 30 s on 2 idle cores), then the
+#      book's tables of results made from the committed results (scripts/book-tables.sh);
 #   3. the acceptance searches: exhaustive C=4 V=4 (about 10 s) and C=1 V=12 (about 40 s CPU);
 #   4. the constructions: every Spivey V from 5 to 200 and the C=1 position census up to V=11;
 #   5. with --full only: the hunts of results/hunts/ (scripts/hunts.sh, minutes) and the C=1
@@ -23,6 +24,7 @@ step "verification catalogues"
 
 step "the article's tables"
 scripts/reproduce-tables.sh
+BIN="$bin" scripts/book-tables.sh
 
 step "acceptance searches"
 out=$(mktemp -d)

@@ -1,9 +1,10 @@
 #!/bin/bash
 # Tests of the long-run scripts' own logic (position-hunt-52.sh, sat-solves.sh,
-# record-hunts.sh, whole-game.sh, census.sh, position-records.sh), in a scratch copy with a
-# stand-in for the bataille binary: argument checks, the lock and the lost-segment row of the
-# position hunt, which SAT questions are skipped or tried again, which census shards are done,
-# and that a signal to a script reaches the run under way. A few seconds; .ci/run calls it. The
+# record-hunts.sh, whole-game.sh, census.sh, position-records.sh, book-tables.sh), in a scratch
+# copy with a stand-in for the bataille binary: argument checks, the lock and the lost-segment
+# row of the position hunt, which SAT questions are skipped or tried again, which census shards
+# are done, that a signal to a script reaches the run under way, and that the book's tables are
+# made from the results and checked against them. A few seconds; .ci/run calls it. The
 # runs themselves are tested by the crates' tests.
 #
 # Usage: scripts/test-scripts.sh
@@ -175,6 +176,72 @@ fi
 check "whole-game refuses a budget of abc" 2 scripts/whole-game.sh abc
 check "position-records refuses a budget of 0" 2 scripts/position-records.sh natural-uniform 0
 check "position-records refuses a hunt that is not there" 2 scripts/position-records.sh natural-nothing
+
+# book-tables.sh, in a tree of its own: pages with stale tables, a stand-in for
+# `experiment run` that writes each experiment's table.md.
+mkdir -p book/scripts book/docs book/results/records-backward
+cp "$ROOT"/scripts/{book-tables,sat-solves}.sh book/scripts/
+cat >book/fake <<'EOF'
+#!/bin/bash
+[[ "$1 $2" == "experiment run" ]] || exit 2
+exp=$(basename "$3" .recipe) results=results
+[[ ${4-} == --results ]] && results=$5
+mkdir -p "$results/$exp"
+case $exp in
+    records) printf '| C | V | method | longest |\n| --- | --- | --- | --- |\n| 4 | 8 | natural | 1976 |\n| 4 | 13 | natural | 6354 |\n' ;;
+    *) printf 'rates %s\n' "$(cat results/rate 2>/dev/null)" ;;
+esac >"$results/$exp/table.md"
+echo made >"$results/$exp/NOTE.md"
+EOF
+chmod +x book/fake
+for name in sat sat-aligned; do
+    printf '<!-- book-tables: %s -->\nold\n<!-- end of book-tables: %s -->\n' $name $name >>book/docs/results-sat.md
+done
+printf 'text\n<!-- book-tables: loop-rates -->\n<!-- end of book-tables: loop-rates -->\nmore\n' >book/docs/results-cycles.md
+printf '<!-- book-tables: from-positions -->\n<!-- end of book-tables: from-positions -->\n' >book/docs/results-records.md
+printf '<!-- book-tables: records -->\n\n| C | V | method | longest |\n| --- | --- | --- | --- |\n| 4 | 13 | natural | 5610 |\n\n<!-- end of book-tables: records -->\n' >book/docs/results-tables.md
+{
+    echo 'run,shards,position_tricks,position_cards,found_tricks,found_cards,budget,cpu_s,position,deal'
+    echo 'hunts/c4v8-natural-positions,1,1961,2228,,,10000,1.3,"[1, 2] / [3, 4]",'
+    echo 'cycles/hunt-52/natural-uniform,63,6369,6893,6354,6876,10000,4.2,"[1] / [2, 3, 4]","[1, 2] / [3, 4]"'
+    echo 'cycles/hunt-52/natural-uniform,63,5000,5400,,,10000,4.0,"[1] / [2, 3, 4]",'
+} >book/results/records-backward/from-positions.csv
+tables() { env BIN="$WORK/book/fake" book/scripts/book-tables.sh "$@"; }
+found() { # description, page, lines expected in it
+    local what=$1 page=$2
+    shift 2
+    for line in "$@"; do
+        if ! grep -qxF -- "$line" "$page"; then
+            echo "FAILED: $what: no line '$line' in"
+            sed 's/^/    /' "$page"
+            failures=$((failures + 1))
+            return
+        fi
+    done
+    echo "ok: $what"
+}
+check "book-tables refuses a stray argument" 2 tables --chek
+check "book-tables --check finds the stale tables" 1 tables --check
+has "  ... and names one" "docs/results-tables.md: the table 'records' is not what the committed results give"
+check "book-tables makes them" 0 tables
+check "  ... and --check then passes" 0 tables --check
+found "  ... the records excerpt keeps its rows, with today's numbers" book/docs/results-tables.md \
+    '| 4 | 13 | natural | 6354 |'
+if grep -q 1976 book/docs/results-tables.md; then
+    echo "FAILED: the excerpt gained a row"
+    failures=$((failures + 1))
+fi
+found "  ... the backward searches' rows" book/docs/results-records.md \
+    '| c4v8-natural-positions (1) | 1961 | none longer: the game starts from a deal | 1.3 |' \
+    '| natural-uniform (63) | 6369 | 6354, 6876 | 4.2 |' \
+    '| natural-uniform (63) | 5000 | none within the budget of 10000 | 4.0 |'
+found "  ... the text around a table is kept" book/docs/results-cycles.md text 'rates ' more
+echo 7 >book/results/rate
+check "an experiment's committed file that a new run changes is found" 1 tables --check
+has "  ... and named" "results/loop-rates/table.md is not what the committed runs give"
+sed -i '/end of book-tables: sat -->/d' book/docs/results-sat.md
+check "a page without its end marker is refused" 2 tables
+has "  ... clearly" "must hold the two lines"
 
 if ((failures > 0)); then
     echo "$failures script checks FAILED"

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# The book's tables of results, made from the committed results, never typed by hand.
+#
+# Usage: scripts/book-tables.sh           regenerate them: the loop-rates and records
+#                                         experiments (results/loop-rates, results/records,
+#                                         --replace), then every marked table of the book
+#        scripts/book-tables.sh --check   change nothing; exit 1 and name each table (and each
+#                                         experiment's file) that is not what the committed
+#                                         results give (.ci/run runs this)
+#
+# A table of the book is marked by two comment lines, invisible once rendered:
+#     <!-- book-tables: NAME -->
+#     <!-- end of book-tables: NAME -->
+# and everything between them is the table NAME gives:
+#   sat             docs/results-sat.md      scripts/sat-solves.sh table (results/sat)
+#   sat-aligned     docs/results-sat.md      scripts/sat-solves.sh aligned-table
+#   loop-rates      docs/results-cycles.md   results/loop-rates/table.md
+#   from-positions  docs/results-records.md  results/records-backward/from-positions.csv
+#   records         docs/results-tables.md   the rows of results/records/table.md whose
+#                                            (C, V, method) the excerpt lists: an excerpt, its
+#                                            rows chosen in the book, their numbers not
+# The prose around the tables (the hunt's shard count, the state paragraphs) is not made here.
+#
+# Environment: BIN, the bataille binary (default target/release/bataille; CI uses the debug
+# build the tests made).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-target/release/bataille}
+CHECK=0
+case ${1:-} in
+    --check) CHECK=1 ;;
+    "") ;;
+    *) echo "usage: $0 [--check]" >&2; exit 2 ;;
+esac
+[[ -x $BIN ]] || { echo "no binary at $BIN: cargo build --release first (or set BIN)" >&2; exit 2; }
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+failed=0
+
+# The experiments: regenerated in place, or in a scratch results directory (its sources linked
+# to the committed ones) and compared file by file, NOTE.md apart (it names the machine).
+for exp in loop-rates records; do
+    if ((CHECK)); then
+        mkdir -p "$scratch/results"
+        for src in hunts cycles durations-c1 durations-c4 records.csv; do
+            [[ -e results/$src && ! -e $scratch/results/$src ]] && ln -s "$PWD/results/$src" "$scratch/results/$src"
+        done
+        "$BIN" experiment run "experiments/$exp.recipe" --results "$scratch/results" > /dev/null
+        for f in "$scratch/results/$exp"/*; do
+            name=$(basename "$f")
+            [[ $name == NOTE.md ]] && continue
+            if ! cmp -s "$f" "results/$exp/$name"; then
+                echo "results/$exp/$name is not what the committed runs give" >&2
+                failed=1
+            fi
+        done
+        cp "$scratch/results/$exp/table.md" "$scratch/$exp.md"
+    else
+        "$BIN" experiment run "experiments/$exp.recipe" --replace > /dev/null
+        cp "results/$exp/table.md" "$scratch/$exp.md"
+    fi
+done
+
+# One generated table: its name, its page, and the file holding its lines.
+scripts/sat-solves.sh table > "$scratch/sat"
+scripts/sat-solves.sh aligned-table > "$scratch/sat-aligned"
+cp "$scratch/loop-rates.md" "$scratch/loop-rates"
+
+# The backward searches from the position hunts' longest games: one row per game, the run's
+# name and its finished shards, the game, the longest deal found. An empty "found" is a game
+# that starts from a deal (no deal longer than it) or one whose search found none in its budget.
+awk -F, '
+    BEGIN {
+        print "| hunt (finished shards) | its game (tricks) | the longest deal found (tricks, cards) | CPU s |"
+        print "| --- | ---: | --- | ---: |"
+    }
+    NR > 1 {
+        run = $1; sub(/.*\//, "", run)
+        # The position is the first quoted field; a deal has two hands of equal length.
+        line = $0; sub(/^[^"]*"/, "", line); sub(/".*/, "", line)
+        split(line, hands, "/")
+        a = gsub(/,/, ",", hands[1]); b = gsub(/,/, ",", hands[2])
+        if ($5 != "") found = $5 ", " $6
+        else if (a == b) found = "none longer: the game starts from a deal"
+        else found = "none within the budget of " $7
+        printf "| %s (%s) | %s | %s | %s |\n", run, $2, $3, found, $8
+    }
+' results/records-backward/from-positions.csv > "$scratch/from-positions"
+
+# The records excerpt: each row the book lists, as the regenerated table has it now.
+records_excerpt() {
+    local page=$1
+    awk -v table="$scratch/records.md" '
+        BEGIN {
+            while ((getline line < table) > 0)
+                if (line ~ /^\| [0-9]/) { split(line, f, " \\| "); row[f[1] " | " f[2] " | " f[3]] = line }
+        }
+        /<!-- book-tables: records -->/ { inside = 1; next }
+        /<!-- end of book-tables: records -->/ { inside = 0 }
+        inside && /^\| [0-9]/ {
+            split($0, f, " \\| "); key = f[1] " | " f[2] " | " f[3]
+            if (!(key in row)) { print "the records excerpt lists " key " |, which results/records/table.md does not" > "/dev/stderr"; exit 1 }
+            print row[key]; next
+        }
+        inside && /^\|/ { print }
+    ' "$page"
+}
+
+# Replaces (or, with --check, compares) the lines between NAME's two markers of PAGE with "",
+# the table, "".
+splice() {
+    local name=$1 page=$2 file=$3 begin="<!-- book-tables: $1 -->" end="<!-- end of book-tables: $1 -->"
+    if [[ $(grep -cxF "$begin" "$page") != 1 || $(grep -cxF "$end" "$page") != 1 ]]; then
+        echo "$page must hold the two lines '$begin' and '$end' once each" >&2
+        exit 2
+    fi
+    awk -v begin="$begin" -v end="$end" -v file="$file" '
+        $0 == begin { print; print ""; while ((getline line < file) > 0) print line; print ""; skip = 1; next }
+        $0 == end { skip = 0 }
+        !skip { print }
+    ' "$page" > "$scratch/page"
+    if cmp -s "$scratch/page" "$page"; then
+        return
+    fi
+    if ((CHECK)); then
+        echo "$page: the table '$name' is not what the committed results give (scripts/book-tables.sh updates it):" >&2
+        diff "$page" "$scratch/page" | head -20 >&2 || true
+        failed=1
+    else
+        cat "$scratch/page" > "$page"
+        echo "updated the table '$name' of $page"
+    fi
+}
+
+records_excerpt docs/results-tables.md > "$scratch/records"
+splice sat docs/results-sat.md "$scratch/sat"
+splice sat-aligned docs/results-sat.md "$scratch/sat-aligned"
+splice loop-rates docs/results-cycles.md "$scratch/loop-rates"
+splice from-positions docs/results-records.md "$scratch/from-positions"
+splice records docs/results-tables.md "$scratch/records"
+if ((failed)); then
+    echo "run scripts/book-tables.sh (after cargo build --release) to regenerate them" >&2
+    exit 1
+fi
+((CHECK)) && echo "the book's tables are what the committed results give"
+exit 0
