@@ -2,8 +2,9 @@
 # The book's tables of results, made from the committed results, never typed by hand.
 #
 # Usage: scripts/book-tables.sh           regenerate them: the loop-rates and records
-#                                         experiments (results/loop-rates, results/records,
-#                                         --replace), then every marked table of the book
+#                                         experiments where their files change
+#                                         (results/loop-rates, results/records, --replace),
+#                                         then every marked table of the book
 #        scripts/book-tables.sh --check   change nothing; exit 1 and name each table (and each
 #                                         experiment's file) that is not what the committed
 #                                         results give (.ci/run runs this)
@@ -38,28 +39,29 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 failed=0
 
-# The experiments: regenerated in place, or in a scratch results directory (its sources linked
-# to the committed ones) and compared file by file, NOTE.md apart (it names the machine).
+# The experiments: run in a scratch results directory (its sources linked to the committed
+# ones) and compared file by file, NOTE.md apart (it names the commit and the machine). Without
+# --check, an experiment whose files changed is run again in place (--replace), so that an
+# unchanged one keeps its NOTE.md.
+mkdir -p "$scratch/results"
+for src in hunts cycles durations-c1 durations-c4 records.csv; do
+    [[ -e results/$src ]] && ln -s "$PWD/results/$src" "$scratch/results/$src"
+done
 for exp in loop-rates records; do
-    if ((CHECK)); then
-        mkdir -p "$scratch/results"
-        for src in hunts cycles durations-c1 durations-c4 records.csv; do
-            [[ -e results/$src && ! -e $scratch/results/$src ]] && ln -s "$PWD/results/$src" "$scratch/results/$src"
-        done
-        "$BIN" experiment run "experiments/$exp.recipe" --results "$scratch/results" > /dev/null
-        for f in "$scratch/results/$exp"/*; do
-            name=$(basename "$f")
-            [[ $name == NOTE.md ]] && continue
-            if ! cmp -s "$f" "results/$exp/$name"; then
-                echo "results/$exp/$name is not what the committed runs give" >&2
-                failed=1
-            fi
-        done
-        cp "$scratch/results/$exp/table.md" "$scratch/$exp.md"
-    else
+    "$BIN" experiment run "experiments/$exp.recipe" --results "$scratch/results" > /dev/null
+    changed=0
+    for f in "$scratch/results/$exp"/*; do
+        name=$(basename "$f")
+        [[ $name == NOTE.md ]] || cmp -s "$f" "results/$exp/$name" || changed=1
+    done
+    if ((changed && CHECK)); then
+        echo "results/$exp/ is not what the committed runs give (bataille experiment run experiments/$exp.recipe --replace)" >&2
+        failed=1
+    elif ((changed)); then
         "$BIN" experiment run "experiments/$exp.recipe" --replace > /dev/null
-        cp "results/$exp/table.md" "$scratch/$exp.md"
+        echo "regenerated results/$exp/"
     fi
+    cp "$scratch/results/$exp/table.md" "$scratch/$exp.md"
 done
 
 # One generated table: its name, its page, and the file holding its lines.

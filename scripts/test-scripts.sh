@@ -238,7 +238,12 @@ found "  ... the backward searches' rows" book/docs/results-records.md \
 found "  ... the text around a table is kept" book/docs/results-cycles.md text 'rates ' more
 echo 7 >book/results/rate
 check "an experiment's committed file that a new run changes is found" 1 tables --check
-has "  ... and named" "results/loop-rates/table.md is not what the committed runs give"
+has "  ... and named" "results/loop-rates/ is not what the committed runs give"
+check "  ... and made again" 0 tables
+check "  ... after which --check passes" 0 tables --check
+echo made-elsewhere >book/results/records/NOTE.md
+check "an experiment whose files do not change" 0 tables
+found "  ... keeps its NOTE.md" book/results/records/NOTE.md made-elsewhere
 sed -i '/end of book-tables: sat -->/d' book/docs/results-sat.md
 check "a page without its end marker is refused" 2 tables
 has "  ... clearly" "must hold the two lines"
