@@ -16,6 +16,7 @@
 #   sat             docs/results-sat.md      scripts/sat-solves.sh table (results/sat)
 #   sat-aligned     docs/results-sat.md      scripts/sat-solves.sh aligned-table
 #   loop-rates      docs/results-cycles.md   results/loop-rates/table.md
+#   whole-game      docs/results-records.md  results/records-backward/whole-game.csv
 #   from-positions  docs/results-records.md  results/records-backward/from-positions.csv
 #   records         docs/results-tables.md   the rows of results/records/table.md whose
 #                                            (C, V, method) the excerpt lists: an excerpt, its
@@ -90,6 +91,27 @@ awk -F, '
     }
 ' results/records-backward/from-positions.csv > "$scratch/from-positions"
 
+# The whole-game extensions of the record cells: one row per cell, its first run, then the runs
+# that started from what an earlier one found.
+awk -F, '
+    BEGIN {
+        print "| cell | start (tricks) | found | gain | CPU s | later runs: found, gain, CPU s |"
+        print "| --- | ---: | ---: | ---: | ---: | --- |"
+    }
+    NR > 1 {
+        cell = "C=" $1 " V=" $2 " " $3
+        if (!(cell in first)) { order[++n] = cell; first[cell] = sprintf("%s | %s | +%s | %s", $4, $5, $6, $8); gain[cell] = $6 }
+        else later[cell] = later[cell] (later[cell] ? "; " : "") sprintf("%s, +%s, %s", $5, $6, $8)
+    }
+    END {
+        for (i = 1; i <= n; i++) {
+            c = order[i]
+            rest = later[c] ? later[c] : (gain[c] == 0 ? "(same start: skipped)" : "-")
+            printf "| %s | %s | %s |\n", c, first[c], rest
+        }
+    }
+' results/records-backward/whole-game.csv > "$scratch/whole-game"
+
 # The records excerpt: each row the book lists, as the regenerated table has it now.
 records_excerpt() {
     local page=$1
@@ -139,6 +161,7 @@ records_excerpt docs/results-tables.md > "$scratch/records"
 splice sat docs/results-sat.md "$scratch/sat"
 splice sat-aligned docs/results-sat.md "$scratch/sat-aligned"
 splice loop-rates docs/results-cycles.md "$scratch/loop-rates"
+splice whole-game docs/results-records.md "$scratch/whole-game"
 splice from-positions docs/results-records.md "$scratch/from-positions"
 splice records docs/results-tables.md "$scratch/records"
 if ((failed)); then
