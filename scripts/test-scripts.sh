@@ -198,7 +198,15 @@ for name in sat sat-aligned; do
     printf '<!-- book-tables: %s -->\nold\n<!-- end of book-tables: %s -->\n' $name $name >>book/docs/results-sat.md
 done
 printf 'text\n<!-- book-tables: loop-rates -->\n<!-- end of book-tables: loop-rates -->\nmore\n' >book/docs/results-cycles.md
-printf '<!-- book-tables: from-positions -->\n<!-- end of book-tables: from-positions -->\n' >book/docs/results-records.md
+for name in whole-game from-positions; do
+    printf '<!-- book-tables: %s -->\n<!-- end of book-tables: %s -->\n' $name $name >>book/docs/results-records.md
+done
+{
+    echo 'colours,values,method,start_tricks,found_tricks,gain_tricks,budget,cpu_s,positions_searched'
+    echo '4,8,natural,1575,1587,12,100000,6.5,1576'
+    echo '4,13,natural,4487,4487,0,100000,22.4,4488'
+    echo '4,8,natural,1587,1591,4,100000,7.7,1588'
+} >book/results/records-backward/whole-game.csv
 printf '<!-- book-tables: records -->\n\n| C | V | method | longest |\n| --- | --- | --- | --- |\n| 4 | 13 | natural | 5610 |\n\n<!-- end of book-tables: records -->\n' >book/docs/results-tables.md
 {
     echo 'run,shards,position_tricks,position_cards,found_tricks,found_cards,budget,cpu_s,position,deal'
@@ -235,6 +243,9 @@ found "  ... the backward searches' rows" book/docs/results-records.md \
     '| c4v8-natural-positions (1) | 1961 | none longer: the game starts from a deal | 1.3 |' \
     '| natural-uniform (63) | 6369 | 6354, 6876 | 4.2 |' \
     '| natural-uniform (63) | 5000 | none within the budget of 10000 | 4.0 |'
+found "  ... the whole-game rows" book/docs/results-records.md \
+    '| C=4 V=8 natural | 1575 | 1587 | +12 | 6.5 | 1591, +4, 7.7 |' \
+    '| C=4 V=13 natural | 4487 | 4487 | +0 | 22.4 | (same start: skipped) |'
 found "  ... the text around a table is kept" book/docs/results-cycles.md text 'rates ' more
 echo 7 >book/results/rate
 check "an experiment's committed file that a new run changes is found" 1 tables --check
