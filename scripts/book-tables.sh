@@ -15,13 +15,15 @@
 # and everything between them is the table NAME gives:
 #   sat             docs/results-sat.md      scripts/sat-solves.sh table (results/sat)
 #   sat-aligned     docs/results-sat.md      scripts/sat-solves.sh aligned-table
+#   hunt-52         docs/results-cycles.md   scripts/position-hunt-52.sh uniform status, each
+#                                            METHOD whose run has begun
 #   loop-rates      docs/results-cycles.md   results/loop-rates/table.md
 #   whole-game      docs/results-records.md  results/records-backward/whole-game.csv
 #   from-positions  docs/results-records.md  results/records-backward/from-positions.csv
 #   records         docs/results-tables.md   the rows of results/records/table.md whose
 #                                            (C, V, method) the excerpt lists: an excerpt, its
 #                                            rows chosen in the book, their numbers not
-# The prose around the tables (the hunt's shard count, the state paragraphs) is not made here.
+# The prose around the tables is not made here: it must not quote their numbers.
 #
 # Environment: BIN, the bataille binary (default target/release/bataille; CI uses the debug
 # build the tests made).
@@ -90,6 +92,22 @@ awk -F, '
         printf "| %s (%s) | %s | %s | %s |\n", run, $2, $3, found, $8
     }
 ' results/records-backward/from-positions.csv > "$scratch/from-positions"
+
+# The 52-card position hunts: one row per run begun, from its `status` line.
+for method in natural optimized; do
+    [[ -d results/cycles/hunt-52/$method-uniform ]] || continue
+    METHOD=$method scripts/position-hunt-52.sh uniform status
+done | awk '
+    BEGIN {
+        print "| run | shards done | positions played | looping | CPU s | positions per CPU-second |"
+        print "| --- | ---: | ---: | ---: | ---: | ---: |"
+    }
+    # "natural-uniform: 67 of 100 shards done, 67000084480 positions, 0 looping, 50584 CPU s"
+    {
+        sub(/:$/, "", $1); e = $7 > 0 ? int(log($7) / log(10)) : 0
+        printf "| %s | %s of %s | %s (%.1f·10^%d) | %s | %s | %s |\n", $1, $2, $4, $7, $7 / 10 ^ e, e, $9, $11, ($11 > 0 ? sprintf("%.2f M", $7 / $11 / 1e6) : "-")
+    }
+' > "$scratch/hunt-52"
 
 # The whole-game extensions of the record cells: one row per cell, its first run, then the runs
 # that started from what an earlier one found.
@@ -160,6 +178,7 @@ splice() {
 records_excerpt docs/results-tables.md > "$scratch/records"
 splice sat docs/results-sat.md "$scratch/sat"
 splice sat-aligned docs/results-sat.md "$scratch/sat-aligned"
+splice hunt-52 docs/results-cycles.md "$scratch/hunt-52"
 splice loop-rates docs/results-cycles.md "$scratch/loop-rates"
 splice whole-game docs/results-records.md "$scratch/whole-game"
 splice from-positions docs/results-records.md "$scratch/from-positions"

@@ -180,7 +180,7 @@ check "position-records refuses a hunt that is not there" 2 scripts/position-rec
 # book-tables.sh, in a tree of its own: pages with stale tables, a stand-in for
 # `experiment run` that writes each experiment's table.md.
 mkdir -p book/scripts book/docs book/results/records-backward
-cp "$ROOT"/scripts/{book-tables,sat-solves}.sh book/scripts/
+cp "$ROOT"/scripts/{book-tables,sat-solves,position-hunt-52}.sh book/scripts/
 cat >book/fake <<'EOF'
 #!/bin/bash
 [[ "$1 $2" == "experiment run" ]] || exit 2
@@ -198,6 +198,10 @@ for name in sat sat-aligned; do
     printf '<!-- book-tables: %s -->\nold\n<!-- end of book-tables: %s -->\n' $name $name >>book/docs/results-sat.md
 done
 printf 'text\n<!-- book-tables: loop-rates -->\n<!-- end of book-tables: loop-rates -->\nmore\n' >book/docs/results-cycles.md
+printf '<!-- book-tables: hunt-52 -->\n<!-- end of book-tables: hunt-52 -->\n' >>book/docs/results-cycles.md
+mkdir -p book/results/cycles/hunt-52/natural-uniform/shard-00{1,2}
+printf 'deals,1000000000\nlooping_deals,0\n' | tee book/results/cycles/hunt-52/natural-uniform/shard-00{1,2}/summary.csv >/dev/null
+printf 'shard,start,end,cpu_s,exit,commit\n1,a,b,800.5,0,c\n2,a,b,799.5,0,c\n' >book/results/cycles/hunt-52/natural-uniform/cpu.csv
 for name in whole-game from-positions; do
     printf '<!-- book-tables: %s -->\n<!-- end of book-tables: %s -->\n' $name $name >>book/docs/results-records.md
 done
@@ -246,6 +250,8 @@ found "  ... the backward searches' rows" book/docs/results-records.md \
 found "  ... the whole-game rows" book/docs/results-records.md \
     '| C=4 V=8 natural | 1575 | 1587 | +12 | 6.5 | 1591, +4, 7.7 |' \
     '| C=4 V=13 natural | 4487 | 4487 | +0 | 22.4 | (same start: skipped) |'
+found "  ... the 52-card hunt's row" book/docs/results-cycles.md \
+    '| natural-uniform | 2 of 100 | 2000000000 (2.0·10^9) | 0 | 1600 | 1.25 M |'
 found "  ... the text around a table is kept" book/docs/results-cycles.md text 'rates ' more
 echo 7 >book/results/rate
 check "an experiment's committed file that a new run changes is found" 1 tables --check
