@@ -15,11 +15,15 @@
 # and everything between them is the table NAME gives:
 #   sat             docs/results-sat.md      scripts/sat-solves.sh table (results/sat)
 #   sat-aligned     docs/results-sat.md      scripts/sat-solves.sh aligned-table
+#   sat-scaling     docs/results-sat.md      scripts/sat-scaling.sh table (results/sat/scaling)
 #   hunt-52         docs/results-cycles.md   scripts/position-hunt-52.sh uniform status, each
 #                                            METHOD whose run has begun
 #   loop-rates      docs/results-cycles.md   results/loop-rates/table.md
 #   whole-game      docs/results-records.md  results/records-backward/whole-game.csv
 #   from-positions  docs/results-records.md  results/records-backward/from-positions.csv
+#   durations-c1, durations-c4, duels
+#                   docs/results-tables.md   the table lines of results/NAME/table.md (made by
+#                                            scripts/reproduce-tables.sh, too slow to rerun here)
 #   records         docs/results-tables.md   the rows of results/records/table.md whose
 #                                            (C, V, method) the excerpt lists: an excerpt, its
 #                                            rows chosen in the book, their numbers not
@@ -109,6 +113,14 @@ done | awk '
     }
 ' > "$scratch/hunt-52"
 
+# The article's tables (scripts/reproduce-tables.sh makes them): the table lines of each
+# experiment's table.md, its caption left to the book.
+for exp in durations-c1 durations-c4 duels; do
+    awk '/^\|/ { last = NR } { line[NR] = $0 } END { for (i = 1; i <= last; i++) if (i >= first) print line[i] }
+        /^\|/ && !first { first = NR }' "results/$exp/table.md" > "$scratch/$exp"
+done
+scripts/sat-scaling.sh table > "$scratch/sat-scaling"
+
 # The whole-game extensions of the record cells: one row per cell, its first run, then the runs
 # that started from what an earlier one found.
 awk -F, '
@@ -178,10 +190,14 @@ splice() {
 records_excerpt docs/results-tables.md > "$scratch/records"
 splice sat docs/results-sat.md "$scratch/sat"
 splice sat-aligned docs/results-sat.md "$scratch/sat-aligned"
+splice sat-scaling docs/results-sat.md "$scratch/sat-scaling"
 splice hunt-52 docs/results-cycles.md "$scratch/hunt-52"
 splice loop-rates docs/results-cycles.md "$scratch/loop-rates"
 splice whole-game docs/results-records.md "$scratch/whole-game"
 splice from-positions docs/results-records.md "$scratch/from-positions"
+splice durations-c1 docs/results-tables.md "$scratch/durations-c1"
+splice durations-c4 docs/results-tables.md "$scratch/durations-c4"
+splice duels docs/results-tables.md "$scratch/duels"
 splice records docs/results-tables.md "$scratch/records"
 if ((failed)); then
     echo "run scripts/book-tables.sh (after cargo build --release) to regenerate them" >&2

@@ -180,7 +180,7 @@ check "position-records refuses a hunt that is not there" 2 scripts/position-rec
 # book-tables.sh, in a tree of its own: pages with stale tables, a stand-in for
 # `experiment run` that writes each experiment's table.md.
 mkdir -p book/scripts book/docs book/results/records-backward
-cp "$ROOT"/scripts/{book-tables,sat-solves,position-hunt-52}.sh book/scripts/
+cp "$ROOT"/scripts/{book-tables,sat-solves,sat-scaling,position-hunt-52}.sh book/scripts/
 cat >book/fake <<'EOF'
 #!/bin/bash
 [[ "$1 $2" == "experiment run" ]] || exit 2
@@ -194,7 +194,7 @@ esac >"$results/$exp/table.md"
 echo made >"$results/$exp/NOTE.md"
 EOF
 chmod +x book/fake
-for name in sat sat-aligned; do
+for name in sat sat-aligned sat-scaling; do
     printf '<!-- book-tables: %s -->\nold\n<!-- end of book-tables: %s -->\n' $name $name >>book/docs/results-sat.md
 done
 printf 'text\n<!-- book-tables: loop-rates -->\n<!-- end of book-tables: loop-rates -->\nmore\n' >book/docs/results-cycles.md
@@ -212,6 +212,11 @@ done
     echo '4,8,natural,1587,1591,4,100000,7.7,1588'
 } >book/results/records-backward/whole-game.csv
 printf '<!-- book-tables: records -->\n\n| C | V | method | longest |\n| --- | --- | --- | --- |\n| 4 | 13 | natural | 5610 |\n\n<!-- end of book-tables: records -->\n' >book/docs/results-tables.md
+for name in durations-c1 durations-c4 duels; do
+    printf '<!-- book-tables: %s -->\n<!-- end of book-tables: %s -->\n' $name $name >>book/docs/results-tables.md
+    mkdir -p book/results/$name
+    printf 'Caption of %s.\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| c |\n| --- |\n| 3 |\n\nA note after.\n' $name >book/results/$name/table.md
+done
 {
     echo 'run,shards,position_tricks,position_cards,found_tricks,found_cards,budget,cpu_s,position,deal'
     echo 'hunts/c4v8-natural-positions,1,1961,2228,,,10000,1.3,"[1, 2] / [3, 4]",'
@@ -252,6 +257,11 @@ found "  ... the whole-game rows" book/docs/results-records.md \
     '| C=4 V=13 natural | 4487 | 4487 | +0 | 22.4 | (same start: skipped) |'
 found "  ... the 52-card hunt's row" book/docs/results-cycles.md \
     '| natural-uniform | 2 of 100 | 2000000000 (2.0·10^9) | 0 | 1600 | 1.25 M |'
+found "  ... the article's tables, both tables of one" book/docs/results-tables.md '| 1 | 2 |' '| 3 |'
+if grep -q 'Caption of\|A note after' book/docs/results-tables.md; then
+    echo "FAILED: an article table's caption or note was copied"
+    failures=$((failures + 1))
+fi
 found "  ... the text around a table is kept" book/docs/results-cycles.md text 'rates ' more
 echo 7 >book/results/rate
 check "an experiment's committed file that a new run changes is found" 1 tables --check
