@@ -1,11 +1,11 @@
 #!/bin/bash
 # Tests of the long-run scripts' own logic (position-hunt-52.sh, sat-solves.sh,
-# record-hunts.sh, whole-game.sh, census.sh, position-records.sh, book-tables.sh), in a scratch
-# copy with a stand-in for the bataille binary: argument checks, the lock and the lost-segment
-# row of the position hunt, which SAT questions are skipped or tried again, which census shards
-# are done, that a signal to a script reaches the run under way, and that the book's tables are
-# made from the results and checked against them. A few seconds; .ci/run calls it. The
-# runs themselves are tested by the crates' tests.
+# record-hunts.sh, whole-game.sh, census.sh, position-records.sh, long-runs.sh,
+# book-tables.sh), in a scratch copy with a stand-in for the bataille binary: argument checks,
+# the lock and the lost-segment row of the position hunt, which SAT questions are skipped or
+# tried again, which census shards are done, that a signal to a script reaches the run under
+# way, and that the book's tables are made from the results and checked against them. A few
+# seconds; .ci/run calls it. The runs themselves are tested by the crates' tests.
 #
 # Usage: scripts/test-scripts.sh
 set -euo pipefail
@@ -14,7 +14,7 @@ WORK=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 cd "$WORK"
 mkdir scripts
-cp "$ROOT"/scripts/{position-hunt-52,sat-solves,record-hunts,whole-game,census,position-records,extend-whole-game}.sh scripts/
+cp "$ROOT"/scripts/{position-hunt-52,sat-solves,record-hunts,whole-game,census,position-records,extend-whole-game,long-runs}.sh scripts/
 # The stand-in: prints its arguments, waits SLEEP seconds (a SIGTERM ends it with 130, as
 # bataille does), and for `cycles hunt` writes its shard's summary.
 cat >fake <<'EOF'
@@ -176,6 +176,19 @@ fi
 check "whole-game refuses a budget of abc" 2 scripts/whole-game.sh abc
 check "position-records refuses a budget of 0" 2 scripts/position-records.sh natural-uniform 0
 check "position-records refuses a hunt that is not there" 2 scripts/position-records.sh natural-nothing
+
+# long-runs.sh: the queue of long runs
+check "long-runs refuses THREADS=0" 2 env THREADS=0 scripts/long-runs.sh
+check "long-runs refuses a stray argument" 2 scripts/long-runs.sh go
+part="the queue's signal check"
+if have pgrep pkill; then
+    stop_check "SIGTERM to long-runs reaches the hunt under way" "fake: stopped" scripts/long-runs.sh
+    has "  ... and ends the queue" "stopped during: env THREADS=2 scripts/position-hunt-52.sh uniform (exit 130)"
+    if grep -q "position-records" "$WORK/out"; then
+        echo "FAILED: a step started after the stop"
+        failures=$((failures + 1))
+    fi
+fi
 
 # book-tables.sh, in a tree of its own: pages with stale tables, a stand-in for
 # `experiment run` that writes each experiment's table.md.

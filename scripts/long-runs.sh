@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The long runs of the cycles, SAT and records work, one after another in the project's order,
+# so that the cores go straight from one to the next. Each step is resumable and skips what
+# the committed files say is done: started again after a stop, or on a fresh clone, the queue
+# goes on where it was.
+#   1. the 52-card natural position hunt to its 100 shards (scripts/position-hunt-52.sh
+#      uniform), then the deals behind its longest games (scripts/position-records.sh);
+#   2. the optimized 52-card position hunt to 30 shards (3·10^10 positions, the records work's
+#      bar for the 52-card optimized cell), 10 shards at a time, each ten followed by
+#      scripts/position-records.sh on it;
+#   3. the SAT questions still open on the known loops: c4v6-natural-cards (LIMIT=1800: its
+#      parts take up to 680 s), then c4v13-natural-cards (scripts/sat-solves.sh);
+#   4. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.
+# Nothing is committed by the script: commit the results directories as they grow.
+#
+# Usage: THREADS=2 setsid nohup nice -n 19 scripts/long-runs.sh > long-runs.log 2>&1 &
+#        kill -TERM <the script's pid>   stops the step under way (its checkpoint is kept, its
+#                                        cpu.csv row written) and the queue; exit 130
+#        scripts/long-runs.sh status     where each step stands
+# Environment: THREADS (cores for each step, default 2), BIN (default target/release/bataille;
+#   the script runs a copy of its own, so a rebuild does not change it under a run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+THREADS=${THREADS:-2}
+[[ $THREADS =~ ^[1-9][0-9]*$ ]] || { echo "THREADS must be a positive number, not '$THREADS'" >&2; exit 2; }
+OPTIMIZED_FIRST=30
+
+if [[ ${1:-} == status ]]; then
+    scripts/position-hunt-52.sh uniform status
+    METHOD=optimized scripts/position-hunt-52.sh uniform status
+    scripts/sat-solves.sh table | awk -F' [|] ' '$1 == "| c4v6-natural-cards" || $1 == "| c4v13-natural-cards" {
+        printf "%s: periods certified %s, undecided at %s\n", substr($1, 3), $2, $4 }'
+    exit 0
+fi
+[[ $# -eq 0 ]] || { echo "usage: $0 [status]" >&2; exit 2; }
+mkdir -p target/long-runs-bin
+cp "${BIN:-target/release/bataille}" target/long-runs-bin/bataille.tmp
+mv target/long-runs-bin/bataille.tmp target/long-runs-bin/bataille
+export BIN=$PWD/target/long-runs-bin/bataille
+
+child=
+stopped=0
+trap 'stopped=1; [[ -n $child ]] && kill -TERM "$child" 2>/dev/null || true' INT TERM
+# Runs one step in the background (so that a signal reaches it) and returns its status; a
+# stop ends the queue.
+step() {
+    echo "== $(date -u +%FT%TZ) $*"
+    "$@" &
+    child=$!
+    local status=0
+    # A trapped signal cuts `wait` short: wait until the step has ended, then ask its status.
+    while kill -0 "$child" 2>/dev/null; do wait "$child" || true; done
+    wait "$child" || status=$?
+    child=
+    if ((stopped)); then
+        echo "stopped during: $* (exit $status)"
+        exit 130
+    fi
+    return "$status"
+}
+done_shards() { # METHOD
+    METHOD=$1 scripts/position-hunt-52.sh uniform status | sed 's/^[^:]*: \([0-9]*\) of.*/\1/'
+}
+optimized_to() { # shards
+    while (($(done_shards optimized) < $1)); do
+        step env METHOD=optimized THREADS="$THREADS" scripts/position-hunt-52.sh uniform 10
+        step scripts/position-records.sh results/cycles/hunt-52/optimized-uniform
+    done
+}
+
+step env THREADS="$THREADS" scripts/position-hunt-52.sh uniform
+step scripts/position-records.sh
+optimized_to "$OPTIMIZED_FIRST"
+step env LIMIT=1800 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
+step env THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
+optimized_to 100
+echo "== $(date -u +%FT%TZ) every step done"
