@@ -33,6 +33,8 @@
 # build the tests made).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The same digits whatever the machine's locale (awk reads and prints numbers by LC_NUMERIC).
+export LC_ALL=C
 BIN=${BIN:-target/release/bataille}
 CHECK=0
 case ${1:-} in
@@ -47,26 +49,31 @@ trap 'rm -rf "$scratch"' EXIT
 failed=0
 
 # The experiments: run in a scratch results directory (its sources linked to the committed
-# ones) and compared file by file, NOTE.md apart (it names the commit and the machine). Without
-# --check, an experiment whose files changed is run again in place (--replace), so that an
-# unchanged one keeps its NOTE.md.
+# ones: the recipes' `sources` and `extra`) and compared file by file with the committed
+# directory, NOTE.md apart (it names the commit and the machine). Without --check, an
+# experiment whose files changed is run again in place (--replace) once every table is made, so
+# that an unchanged one keeps its NOTE.md.
 mkdir -p "$scratch/results"
 for src in hunts cycles durations-c1 durations-c4 records.csv; do
-    [[ -e results/$src ]] && ln -s "$PWD/results/$src" "$scratch/results/$src"
+    [[ -e results/$src ]] || { echo "no results/$src, which the loop-rates or records recipe reads" >&2; exit 2; }
+    ln -s "$PWD/results/$src" "$scratch/results/$src"
 done
+stale_experiments=()
 for exp in loop-rates records; do
     "$BIN" experiment run "experiments/$exp.recipe" --results "$scratch/results" > /dev/null
+    made=$(cd "$scratch/results/$exp" && ls | grep -vx NOTE.md)
+    committed=$( (cd "results/$exp" 2>/dev/null && ls) | grep -vx NOTE.md || true)
     changed=0
-    for f in "$scratch/results/$exp"/*; do
-        name=$(basename "$f")
-        [[ $name == NOTE.md ]] || cmp -s "$f" "results/$exp/$name" || changed=1
+    [[ $made == "$committed" ]] || changed=1
+    for name in $made; do
+        cmp -s "$scratch/results/$exp/$name" "results/$exp/$name" || changed=1
     done
-    if ((changed && CHECK)); then
-        echo "results/$exp/ is not what the committed runs give (bataille experiment run experiments/$exp.recipe --replace)" >&2
-        failed=1
-    elif ((changed)); then
-        "$BIN" experiment run "experiments/$exp.recipe" --replace > /dev/null
-        echo "regenerated results/$exp/"
+    if ((changed)); then
+        stale_experiments+=("$exp")
+        if ((CHECK)); then
+            echo "results/$exp/ is not what the committed runs give (bataille experiment run experiments/$exp.recipe --replace)" >&2
+            failed=1
+        fi
     fi
     cp "$scratch/results/$exp/table.md" "$scratch/$exp.md"
 done
@@ -108,8 +115,10 @@ done | awk '
     }
     # "natural-uniform: 67 of 100 shards done, 67000084480 positions, 0 looping, 50584 CPU s"
     {
-        sub(/:$/, "", $1); e = $7 > 0 ? int(log($7) / log(10)) : 0
-        printf "| %s | %s of %s | %s (%.1f·10^%d) | %s | %s | %s |\n", $1, $2, $4, $7, $7 / 10 ^ e, e, $9, $11, ($11 > 0 ? sprintf("%.2f M", $7 / $11 / 1e6) : "-")
+        # The order of magnitude from the digits, not from log() (1e9 would come out 10.0·10^8).
+        sub(/:$/, "", $1); e = length($7) - 1; m = sprintf("%.1f", $7 / 10 ^ e)
+        if (m + 0 >= 10) { e++; m = sprintf("%.1f", $7 / 10 ^ e) }
+        printf "| %s | %s of %s | %s (%s·10^%d) | %s | %s | %s |\n", $1, $2, $4, $7, m, e, $9, $11, ($11 > 0 ? sprintf("%.2f M", $7 / $11 / 1e6) : "-")
     }
 ' > "$scratch/hunt-52"
 
@@ -147,45 +156,53 @@ records_excerpt() {
     local page=$1
     awk -v table="$scratch/records.md" '
         BEGIN {
-            while ((getline line < table) > 0)
+            while ((getline line < table) > 0) {
                 if (line ~ /^\| [0-9]/) { split(line, f, " \\| "); row[f[1] " | " f[2] " | " f[3]] = line }
+                else if (line ~ /^\|/ && n < 2) header[++n] = line
+            }
         }
-        /<!-- book-tables: records -->/ { inside = 1; next }
-        /<!-- end of book-tables: records -->/ { inside = 0 }
+        $0 == "<!-- book-tables: records -->" { inside = 1; print header[1]; print header[2]; next }
+        $0 == "<!-- end of book-tables: records -->" { inside = 0 }
         inside && /^\| [0-9]/ {
             split($0, f, " \\| "); key = f[1] " | " f[2] " | " f[3]
-            if (!(key in row)) { print "the records excerpt lists " key " |, which results/records/table.md does not" > "/dev/stderr"; exit 1 }
-            print row[key]; next
+            if (!(key in row)) { print "the records excerpt of " FILENAME " lists " key " |, which results/records/table.md does not: remove the row" > "/dev/stderr"; bad = 1; exit 2 }
+            print row[key]
         }
-        inside && /^\|/ { print }
+        END { if (!bad && !inside && !header[1]) exit 2 }
     ' "$page"
 }
 
-# Replaces (or, with --check, compares) the lines between NAME's two markers of PAGE with "",
-# the table, "".
+# Replaces the lines between NAME's two markers of PAGE with "", the table, "", in a scratch
+# copy of the page: the pages themselves are written only once every table is made, so that
+# an error (exit 2) leaves them as they were.
+mkdir -p "$scratch/docs"
 splice() {
     local name=$1 page=$2 file=$3 begin="<!-- book-tables: $1 -->" end="<!-- end of book-tables: $1 -->"
-    if [[ $(grep -cxF "$begin" "$page") != 1 || $(grep -cxF "$end" "$page") != 1 ]]; then
-        echo "$page must hold the two lines '$begin' and '$end' once each" >&2
+    local copy=$scratch/$page
+    [[ -f $copy ]] || cp "$page" "$copy"
+    local b e
+    b=$(grep -nxF "$begin" "$copy" | cut -d: -f1 || true)
+    e=$(grep -nxF "$end" "$copy" | cut -d: -f1 || true)
+    if [[ ! $b =~ ^[0-9]+$ || ! $e =~ ^[0-9]+$ ]] || ((b > e)); then
+        echo "$page must hold the line '$begin' once, and after it the line '$end' once" >&2
         exit 2
     fi
     awk -v begin="$begin" -v end="$end" -v file="$file" '
         $0 == begin { print; print ""; while ((getline line < file) > 0) print line; print ""; skip = 1; next }
         $0 == end { skip = 0 }
         !skip { print }
-    ' "$page" > "$scratch/page"
-    if cmp -s "$scratch/page" "$page"; then
-        return
-    fi
-    if ((CHECK)); then
-        echo "$page: the table '$name' is not what the committed results give (scripts/book-tables.sh updates it):" >&2
-        diff "$page" "$scratch/page" | head -20 >&2 || true
-        failed=1
-    else
-        cat "$scratch/page" > "$page"
-        echo "updated the table '$name' of $page"
+    ' "$copy" > "$scratch/page"
+    if ! cmp -s "$scratch/page" "$copy"; then
+        stale+=("$name")
+        if ((CHECK)); then
+            echo "$page: the table '$name' is not what the committed results give (scripts/book-tables.sh updates it):" >&2
+            diff "$copy" "$scratch/page" | head -20 >&2 || true
+            failed=1
+        fi
+        cp "$scratch/page" "$copy"
     fi
 }
+stale=()
 
 records_excerpt docs/results-tables.md > "$scratch/records"
 splice sat docs/results-sat.md "$scratch/sat"
@@ -203,5 +220,16 @@ if ((failed)); then
     echo "run scripts/book-tables.sh (after cargo build --release) to regenerate them" >&2
     exit 1
 fi
-((CHECK)) && echo "the book's tables are what the committed results give"
+if ((CHECK)); then
+    echo "the book's tables are what the committed results give"
+    exit 0
+fi
+for exp in "${stale_experiments[@]}"; do
+    "$BIN" experiment run "experiments/$exp.recipe" --replace > /dev/null
+    echo "regenerated results/$exp/"
+done
+for page in docs/*.md; do
+    [[ -f $scratch/$page ]] && ! cmp -s "$scratch/$page" "$page" && cat "$scratch/$page" > "$page"
+done
+for name in "${stale[@]}"; do echo "updated the table '$name'"; done
 exit 0

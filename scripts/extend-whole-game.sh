@@ -3,11 +3,28 @@
 
 # extend_whole START METHOD BUDGET LOG: runs it from START (a deal or any position), appending
 # the deals found to RECORDS; its output in LOG, its CPU seconds in LOG.time. On failure prints
-# its error and exits 2.
+# its error and exits 2; Ctrl-C or SIGTERM reaches the run, and the script then exits 130.
 extend_whole() {
-    local start=$1 method=$2 budget=$3 log=$4
-    if ! /usr/bin/time -f "%U %S" -o "$log.time" "$BIN" records extend "$start" -m "$method" \
-        --whole-game --budget "$budget" --records "$RECORDS" >"$log" 2>"$log.err"; then
+    local start=$1 method=$2 budget=$3 log=$4 status=0
+    extend_pid= extend_stopped=0
+    # The trap is in place before the run starts, so that no signal leaves the run orphaned.
+    trap 'extend_stopped=1; [[ -n $extend_pid ]] && pkill -TERM -P "$extend_pid" 2>/dev/null || true' INT TERM
+    /usr/bin/time -f "%U %S" -o "$log.time" "$BIN" records extend "$start" -m "$method" \
+        --whole-game --budget "$budget" --records "$RECORDS" >"$log" 2>"$log.err" &
+    extend_pid=$!
+    if ((extend_stopped)); then pkill -TERM -P "$extend_pid" 2>/dev/null || true; fi
+    # A trapped signal cuts `wait` short: wait until the run has ended, then ask its status.
+    while kill -0 "$extend_pid" 2>/dev/null; do
+        wait "$extend_pid" || true
+        if ((extend_stopped)); then pkill -TERM -P "$extend_pid" 2>/dev/null || true; fi
+    done
+    wait "$extend_pid" || status=$?
+    trap - INT TERM
+    if ((extend_stopped)); then
+        echo "stopped during records extend on $start" >&2
+        exit 130
+    fi
+    if ((status != 0)); then
         echo "records extend failed on $start:" >&2
         cat "$log.err" >&2
         exit 2

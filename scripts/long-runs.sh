@@ -21,8 +21,6 @@
 #   the script runs a copy of its own, so a rebuild does not change it under a run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-THREADS=${THREADS:-2}
-[[ $THREADS =~ ^[1-9][0-9]*$ ]] || { echo "THREADS must be a positive number, not '$THREADS'" >&2; exit 2; }
 OPTIMIZED_FIRST=30
 
 if [[ ${1:-} == status ]]; then
@@ -33,7 +31,13 @@ if [[ ${1:-} == status ]]; then
     exit 0
 fi
 [[ $# -eq 0 ]] || { echo "usage: $0 [status]" >&2; exit 2; }
+THREADS=${THREADS:-2}
+[[ $THREADS =~ ^[1-9][0-9]*$ ]] || { echo "THREADS must be a positive number, not '$THREADS'" >&2; exit 2; }
 mkdir -p target/long-runs-bin
+# One queue at a time (a second would replace the binary under the first); the lock goes with
+# the process, and the steps inherit it.
+exec 8>target/long-runs-bin/.lock
+flock -n 8 || { echo "another scripts/long-runs.sh is under way (it holds target/long-runs-bin/.lock)" >&2; exit 2; }
 cp "${BIN:-target/release/bataille}" target/long-runs-bin/bataille.tmp
 mv target/long-runs-bin/bataille.tmp target/long-runs-bin/bataille
 export BIN=$PWD/target/long-runs-bin/bataille
@@ -42,11 +46,13 @@ child=
 stopped=0
 trap 'stopped=1; [[ -n $child ]] && kill -TERM "$child" 2>/dev/null || true' INT TERM
 # Runs one step in the background (so that a signal reaches it) and returns its status; a
-# stop ends the queue.
+# stop ends the queue, whenever it comes: before the step starts, while it starts, or during it.
 step() {
+    ((stopped)) && { echo "stopped before: $*"; exit 130; }
     echo "== $(date -u +%FT%TZ) $*"
     "$@" &
     child=$!
+    ((stopped)) && kill -TERM "$child" 2>/dev/null
     local status=0
     # A trapped signal cuts `wait` short: wait until the step has ended, then ask its status.
     while kill -0 "$child" 2>/dev/null; do wait "$child" || true; done
@@ -58,14 +64,27 @@ step() {
     fi
     return "$status"
 }
-done_shards() { # METHOD
-    METHOD=$1 scripts/position-hunt-52.sh uniform status | sed 's/^[^:]*: \([0-9]*\) of.*/\1/'
+done_shards() { # METHOD: the number of finished shards, or the queue ends (exit 2)
+    local line n
+    line=$(METHOD=$1 scripts/position-hunt-52.sh uniform status) || { echo "cannot read the state of the $1 hunt" >&2; exit 2; }
+    n=$(sed 's/^[^:]*: \([0-9]*\) of.*/\1/' <<<"$line")
+    [[ $n =~ ^[0-9]+$ ]] || { echo "cannot read the state of the $1 hunt: $line" >&2; exit 2; }
+    echo "$n"
 }
-optimized_to() { # shards
-    while (($(done_shards optimized) < $1)); do
-        step env METHOD=optimized THREADS="$THREADS" scripts/position-hunt-52.sh uniform 10
+# The optimized hunt to TARGET finished shards, in chunks that end on a multiple of ten, each
+# followed by the walk back from its longest games; the walk back once more at the end (it
+# skips the games already done), in case the queue was stopped during the last one.
+optimized_to() { # TARGET
+    local n
+    n=$(done_shards optimized)
+    while ((n < $1)); do
+        local chunk=$((10 - n % 10))
+        ((chunk <= $1 - n)) || chunk=$(($1 - n))
+        step env METHOD=optimized THREADS="$THREADS" scripts/position-hunt-52.sh uniform "$chunk"
         step scripts/position-records.sh results/cycles/hunt-52/optimized-uniform
+        n=$(done_shards optimized)
     done
+    step scripts/position-records.sh results/cycles/hunt-52/optimized-uniform
 }
 
 step env THREADS="$THREADS" scripts/position-hunt-52.sh uniform

@@ -50,17 +50,20 @@ DIR=results/cycles/hunt-52/$RUN
 name() { printf 'shard-%03d' "$1"; }
 
 if [[ $ACTION == status ]]; then
-    done=0 positions=0 looping=0
+    done=0 positions=0 looping=0 finished=
     for ((k = 1; k <= SHARDS; k++)); do
         out=$DIR/$(name "$k")
         [[ -f $out/summary.csv && ! -f $out.ckpt ]] || continue
-        done=$((done + 1))
+        done=$((done + 1)) finished="$finished $k"
         positions=$((positions + $(awk -F, '$1 == "deals" { print $2 }' "$out/summary.csv")))
         looping=$((looping + $(awk -F, '$1 == "looping_deals" { print $2 }' "$out/summary.csv")))
     done
+    # The CPU of the finished shards' segments (a shard under way is counted once finished).
     cpu=0
     [[ -f $DIR/cpu.csv ]] &&
-        cpu=$(awk -F, 'NR > 1 && ($5 == 0 || $5 == 130) { t += $4 } END { printf "%.0f", t }' "$DIR/cpu.csv")
+        cpu=$(LC_ALL=C awk -F, -v finished="$finished" '
+            BEGIN { n = split(finished, f, " "); for (i = 1; i <= n; i++) done[f[i]] = 1 }
+            NR > 1 && ($1 in done) && ($5 == 0 || $5 == 130) { t += $4 } END { printf "%.0f", t }' "$DIR/cpu.csv")
     echo "$RUN: $done of $SHARDS shards done, $positions positions, $looping looping, $cpu CPU s"
     exit 0
 fi
@@ -112,16 +115,23 @@ for ((k = 1; k <= SHARDS && played < max; k++)); do
     start=$(date -u +%FT%TZ)
     echo "$k,$start,$COMMIT" >"$DIR/running"
     times=$(mktemp)
-    status=0
+    status=0 timer= stop=0
+    # The trap is in place before the run starts, so that no signal leaves the run orphaned
+    # (holding the lock it inherited).
+    trap 'stop=1; [[ -n $timer ]] && pkill -TERM -P "$timer" || true' INT TERM
     /usr/bin/time -f "%U %S" -o "$times" "$BIN" cycles hunt -c 4 -v 13 -m "$METHOD" \
         --sampler "$SAMPLER" "${EXTRA[@]}" --random "$POSITIONS" --seed $SEED \
         --shard "$k/$SHARDS" --threads "${THREADS:-0}" --checkpoint "$ckpt" "${resume[@]}" \
         --out "$out" --replace &
     timer=$!
-    trap 'pkill -TERM -P "$timer" || true' INT TERM
+    if ((stop)); then pkill -TERM -P "$timer" || true; fi
     # A signal's trap cuts `wait` short (its status is then the signal's, not the run's): wait
-    # until the run has ended, then ask its status.
-    while kill -0 "$timer" 2>/dev/null; do wait "$timer" || true; done
+    # until the run has ended, then ask its status. After a stop, the signal is sent again each
+    # time round, in case it came before `time` had started the run.
+    while kill -0 "$timer" 2>/dev/null; do
+        wait "$timer" || true
+        if ((stop)); then pkill -TERM -P "$timer" || true; fi
+    done
     wait "$timer" || status=$?
     trap - INT TERM
     cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$times")
@@ -131,4 +141,6 @@ for ((k = 1; k <= SHARDS && played < max; k++)); do
     [[ $status -eq 0 ]] || exit "$status"
     rm -f "$ckpt"
     played=$((played + 1))
+    # A stop that came as the shard ended: no further shard.
+    ((stop == 0)) || exit 130
 done
