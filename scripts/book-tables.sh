@@ -16,6 +16,8 @@
 #   sat             docs/results-sat.md      scripts/sat-solves.sh table (results/sat)
 #   sat-aligned     docs/results-sat.md      scripts/sat-solves.sh aligned-table
 #   sat-scaling     docs/results-sat.md      scripts/sat-scaling.sh table (results/sat/scaling)
+#   position-hunts-c4v7, -c4v8, -c4v11
+#                   docs/results-cycles.md   scripts/position-hunts.sh table, one deck each
 #   hunt-52         docs/results-cycles.md   scripts/position-hunt-52.sh uniform status, each
 #                                            METHOD whose run has begun
 #   loop-rates      docs/results-cycles.md   results/loop-rates/table.md
@@ -130,6 +132,27 @@ for exp in durations-c1 durations-c4 duels; do
 done
 scripts/sat-scaling.sh table > "$scratch/sat-scaling"
 
+# The position hunts against deal sampling, one table per deck (scripts/position-hunts.sh table,
+# its numbers written with thousands separators and its methods by name).
+scripts/position-hunts.sh table > "$scratch/position-hunts"
+for deck in c4v7 c4v8 c4v11; do
+    awk -F' [|] ' -v deck="| $deck" '
+        function commas(n,   s) { s = ""; while (length(n) > 3) { s = "," substr(n, length(n) - 2) s; n = substr(n, 1, length(n) - 3) }; return n s }
+        function rate(x) { return x >= 1000 ? commas(sprintf("%.0f", x)) : x == 0 ? "0" : sprintf("%.1f", x) }
+        BEGIN {
+            print "| method | positions played | CPU s | looping positions | distinct loops | loops per CPU-hour | new loops (not seeds) |"
+            print "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+            name["deals"] = "deals (`hunt`)"; name["uniform"] = "uniform positions"; name["piles"] = "runs of piles"
+            name["insert"] = "cards inserted into smaller decks\047 loops"; name["mutate"] = "local moves around this deck\047s known loops"
+        }
+        $1 == deck {
+            cpu = $4; planned = sub(/ planned$/, "", cpu)
+            new = $9; sub(/ [|]$/, "", new)
+            printf "| %s | %s | %s%s | %s | %s | %s | %s |\n", name[$2], commas($3), commas(cpu), planned ? " (planned)" : "", commas($5), commas($6), rate($7), commas(new)
+        }
+    ' "$scratch/position-hunts" > "$scratch/position-hunts-$deck"
+done
+
 # The whole-game extensions of the record cells: one row per cell, its first run, then the runs
 # that started from what an earlier one found.
 awk -F, '
@@ -210,6 +233,9 @@ splice sat-aligned docs/results-sat.md "$scratch/sat-aligned"
 splice sat-scaling docs/results-sat.md "$scratch/sat-scaling"
 splice hunt-52 docs/results-cycles.md "$scratch/hunt-52"
 splice loop-rates docs/results-cycles.md "$scratch/loop-rates"
+splice position-hunts-c4v7 docs/results-cycles.md "$scratch/position-hunts-c4v7"
+splice position-hunts-c4v8 docs/results-cycles.md "$scratch/position-hunts-c4v8"
+splice position-hunts-c4v11 docs/results-cycles.md "$scratch/position-hunts-c4v11"
 splice whole-game docs/results-records.md "$scratch/whole-game"
 splice from-positions docs/results-records.md "$scratch/from-positions"
 splice durations-c1 docs/results-tables.md "$scratch/durations-c1"

@@ -195,7 +195,7 @@ fi
 # `experiment run` that writes each experiment's table.md.
 mkdir -p book/scripts book/docs book/results/records-backward book/results/hunts book/results/cycles
 : >book/results/records.csv
-cp "$ROOT"/scripts/{book-tables,sat-solves,sat-scaling,position-hunt-52}.sh book/scripts/
+cp "$ROOT"/scripts/{book-tables,sat-solves,sat-scaling,position-hunt-52,position-hunts}.sh book/scripts/
 cat >book/fake <<'EOF'
 #!/bin/bash
 [[ "$1 $2" == "experiment run" ]] || exit 2
@@ -213,7 +213,19 @@ for name in sat sat-aligned sat-scaling; do
     printf '<!-- book-tables: %s -->\nold\n<!-- end of book-tables: %s -->\n' $name $name >>book/docs/results-sat.md
 done
 printf 'text\n<!-- book-tables: loop-rates -->\n<!-- end of book-tables: loop-rates -->\nmore\n' >book/docs/results-cycles.md
-printf '<!-- book-tables: hunt-52 -->\n<!-- end of book-tables: hunt-52 -->\n' >>book/docs/results-cycles.md
+for name in hunt-52 position-hunts-c4v7 position-hunts-c4v8 position-hunts-c4v11; do
+    printf '<!-- book-tables: %s -->\n<!-- end of book-tables: %s -->\n' $name $name >>book/docs/results-cycles.md
+done
+# Two runs of the position hunts' validation: one whole, one whose segment was lost.
+v7=book/results/cycles/validation/c4v7
+mkdir -p $v7/deals $v7/mutate
+printf 'deals,2147483647\nlooping_deals,18\n' >$v7/deals/summary.csv
+printf '%s\n' cycle_id a b c >$v7/deals/cycles.csv
+printf 'deals,1500000000\nlooping_deals,70171880\n' >$v7/mutate/summary.csv
+{ echo cycle_id; seq 1 5052; } >$v7/mutate/cycles.csv
+seq 1 18 >$v7/seeds-mutate-ids.txt
+printf 'method,start,end,cpu_s,exit,commit\ndeals,a,b,1034,0,c\nmutate,a,b,,lost,c\n' >$v7/cpu.csv
+printf 'method,positions,budget_cpu_s\ndeals,2147483647,1200\nmutate,1500000000,1200\n' >$v7/plan.csv
 mkdir -p book/results/cycles/hunt-52/natural-uniform/shard-00{1,2,3}
 printf 'deals,500000000\nlooping_deals,0\n' | tee book/results/cycles/hunt-52/natural-uniform/shard-00{1,2,3}/summary.csv >/dev/null
 # Shard 3 under way: its positions and CPU are not counted until it is finished.
@@ -288,6 +300,9 @@ if grep -q 'Caption of\|A note after' book/docs/results-tables.md; then
     echo "FAILED: an article table's caption or note was copied"
     failures=$((failures + 1))
 fi
+found "  ... the position hunts' rows" book/docs/results-cycles.md \
+    '| deals (`hunt`) | 2,147,483,647 | 1,034 | 18 | 3 | 10.4 | 3 |' \
+    '| local moves around this deck'"'"'s known loops | 1,500,000,000 | 1,200 (planned) | 70,171,880 | 5,052 | 15,156 | 5,034 |'
 found "  ... the text around a table is kept" book/docs/results-cycles.md text 'rates ' more
 echo 7 >book/results/rate
 check "an experiment's committed file that a new run changes is found" 1 tables --check
