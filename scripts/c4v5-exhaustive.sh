@@ -22,6 +22,8 @@
 # When all 16 are done: bataille merge results/hunts/c4v5-METHOD-exhaustive/shards/shard-*
 #   --out results/hunts/c4v5-METHOD-exhaustive/merged
 set -euo pipefail
+# shellcheck source=scripts/timed-run.sh
+source "$(dirname "$0")/timed-run.sh"
 METHOD=${1:?usage: scripts/c4v5-exhaustive.sh natural|optimized [K...]}
 shift
 case $METHOD in
@@ -56,21 +58,12 @@ run_shard() {
     local start status=0 times
     start=$(date -u +%FT%TZ)
     times=$(mktemp)
-    # In the background, so that a signal to this script reaches `bataille` (which saves its
-    # checkpoint) and not /usr/bin/time (which would lose the CPU time).
-    /usr/bin/time -f "%U %S" -o "$times" "$BIN" hunt -c 4 -v 5 -m "$METHOD" --exhaustive \
+    timed_run "$times" "$BIN" hunt -c 4 -v 5 -m "$METHOD" --exhaustive \
         --shard "$k/$SHARDS" --keep "$KEEP" --top 20 --threads "$THREADS" \
-        --checkpoint "$ckpt" --checkpoint-every 120 "${resume[@]}" --out "$out" &
-    local timer=$!
-    trap 'pkill -TERM -P "$timer" || true' INT TERM
-    # `wait` returns early when a trapped signal arrives (with the signal's status): wait for
-    # the real end, then ask its status.
-    status=0
-    while kill -0 "$timer" 2>/dev/null; do wait "$timer" || true; done
-    wait "$timer" || status=$?
-    trap - INT TERM
+        --checkpoint "$ckpt" --checkpoint-every 120 "${resume[@]}" --out "$out"
+    status=$run_status
     local cpu
-    cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$times")
+    cpu=$(timed_cpu "$times")
     rm -f "$times"
     echo "$k,$start,$(date -u +%FT%TZ),$cpu,$status,$COMMIT" >>"$DIR/cpu.csv"
     if [[ $status -eq 0 ]]; then

@@ -20,6 +20,8 @@
 #   merged/                     the whole census, merged from the shards' state.txt:
 #                               cycles.csv, summary.csv, state.txt, metadata.csv
 set -euo pipefail
+# shellcheck source=scripts/timed-run.sh
+source "$(dirname "$0")/timed-run.sh"
 C=${1:?usage: scripts/census.sh C V METHOD [SHARDS|status]}
 V=${2:?usage: scripts/census.sh C V METHOD [SHARDS|status]}
 METHOD=${3:?usage: scripts/census.sh C V METHOD [SHARDS|status]}
@@ -84,19 +86,11 @@ for k in $(seq 1 "$SHARDS"); do
     echo "== shard $k/$SHARDS ($(date -u +%FT%TZ)) ${resume[*]}"
     start=$(date -u +%FT%TZ)
     times=$(mktemp)
-    status=0
-    # In the background, so that a signal to this script reaches `bataille` (which saves its
-    # checkpoint) and not /usr/bin/time (which would lose the CPU time).
-    /usr/bin/time -f "%U %S" -o "$times" "$BIN" cycles census -c "$C" -v "$V" -m "$METHOD" \
+    timed_run "$times" "$BIN" cycles census -c "$C" -v "$V" -m "$METHOD" \
         --shard "$k/$SHARDS" --threads "$THREADS" --checkpoint "$ckpt" "${resume[@]}" \
-        --out "$out" &
-    timer=$!
-    trap 'pkill -TERM -P "$timer" || true' INT TERM
-    status=0
-    while kill -0 "$timer" 2>/dev/null; do wait "$timer" || true; done
-    wait "$timer" || status=$?
-    trap - INT TERM
-    cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$times")
+        --out "$out"
+    status=$run_status
+    cpu=$(timed_cpu "$times")
     rm -f "$times"
     echo "$k,$start,$(date -u +%FT%TZ),$cpu,$status,$COMMIT" >>"$DIR/cpu.csv"
     [[ $status -eq 0 ]] || exit "$status"

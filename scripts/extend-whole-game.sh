@@ -1,26 +1,17 @@
 # Sourced by whole-game.sh and position-records.sh: one `bataille records extend --whole-game`
 # run, timed, and what its output says. Needs BIN and RECORDS set.
+# shellcheck source=scripts/timed-run.sh
+source "$(dirname "${BASH_SOURCE[0]}")/timed-run.sh"
 
 # extend_whole START METHOD BUDGET LOG: runs it from START (a deal or any position), appending
 # the deals found to RECORDS; its output in LOG, its CPU seconds in LOG.time. On failure prints
 # its error and exits 2; Ctrl-C or SIGTERM reaches the run, and the script then exits 130.
 extend_whole() {
-    local start=$1 method=$2 budget=$3 log=$4 status=0
-    extend_pid= extend_stopped=0
-    # The trap is in place before the run starts, so that no signal leaves the run orphaned.
-    trap 'extend_stopped=1; [[ -n $extend_pid ]] && pkill -TERM -P "$extend_pid" 2>/dev/null || true' INT TERM
-    /usr/bin/time -f "%U %S" -o "$log.time" "$BIN" records extend "$start" -m "$method" \
-        --whole-game --budget "$budget" --records "$RECORDS" >"$log" 2>"$log.err" &
-    extend_pid=$!
-    if ((extend_stopped)); then pkill -TERM -P "$extend_pid" 2>/dev/null || true; fi
-    # A trapped signal cuts `wait` short: wait until the run has ended, then ask its status.
-    while kill -0 "$extend_pid" 2>/dev/null; do
-        wait "$extend_pid" || true
-        if ((extend_stopped)); then pkill -TERM -P "$extend_pid" 2>/dev/null || true; fi
-    done
-    wait "$extend_pid" || status=$?
-    trap - INT TERM
-    if ((extend_stopped)); then
+    local start=$1 method=$2 budget=$3 log=$4 status
+    timed_run "$log.time" "$BIN" records extend "$start" -m "$method" \
+        --whole-game --budget "$budget" --records "$RECORDS" >"$log" 2>"$log.err"
+    status=$run_status
+    if ((run_stopped)); then
         echo "stopped during records extend on $start" >&2
         exit 130
     fi
@@ -32,7 +23,7 @@ extend_whole() {
 }
 
 # extend_cpu LOG: the CPU seconds of the run.
-extend_cpu() { awk '{ printf "%.1f", $1 + $2 }' "$1.time"; }
+extend_cpu() { timed_cpu "$1.time"; }
 
 # extend_found LOG: `tricks,cards` of the longest deal by tricks, empty when none was kept.
 extend_found() {

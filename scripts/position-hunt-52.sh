@@ -28,6 +28,8 @@
 #   running           the segment under way (`K,start,commit`), committed with the checkpoint:
 #                     the next run that finds it with no run holding the lock writes its lost row
 set -euo pipefail
+# shellcheck source=scripts/timed-run.sh
+source "$(dirname "$0")/timed-run.sh"
 SAMPLER=${1:?usage: scripts/position-hunt-52.sh uniform|insert [MAX_SHARDS|status|merge]}
 ACTION=${2:-all}
 METHOD=${METHOD:-natural}
@@ -115,26 +117,12 @@ for ((k = 1; k <= SHARDS && played < max; k++)); do
     start=$(date -u +%FT%TZ)
     echo "$k,$start,$COMMIT" >"$DIR/running"
     times=$(mktemp)
-    status=0 timer= stop=0
-    # The trap is in place before the run starts, so that no signal leaves the run orphaned
-    # (holding the lock it inherited).
-    trap 'stop=1; [[ -n $timer ]] && pkill -TERM -P "$timer" || true' INT TERM
-    /usr/bin/time -f "%U %S" -o "$times" "$BIN" cycles hunt -c 4 -v 13 -m "$METHOD" \
+    timed_run "$times" "$BIN" cycles hunt -c 4 -v 13 -m "$METHOD" \
         --sampler "$SAMPLER" "${EXTRA[@]}" --random "$POSITIONS" --seed $SEED \
         --shard "$k/$SHARDS" --threads "${THREADS:-0}" --checkpoint "$ckpt" "${resume[@]}" \
-        --out "$out" --replace &
-    timer=$!
-    if ((stop)); then pkill -TERM -P "$timer" || true; fi
-    # A signal's trap cuts `wait` short (its status is then the signal's, not the run's): wait
-    # until the run has ended, then ask its status. After a stop, the signal is sent again each
-    # time round, in case it came before `time` had started the run.
-    while kill -0 "$timer" 2>/dev/null; do
-        wait "$timer" || true
-        if ((stop)); then pkill -TERM -P "$timer" || true; fi
-    done
-    wait "$timer" || status=$?
-    trap - INT TERM
-    cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$times")
+        --out "$out" --replace
+    status=$run_status
+    cpu=$(timed_cpu "$times")
     rm -f "$times"
     echo "$k,$start,$(date -u +%FT%TZ),$cpu,$status,$COMMIT" >>"$DIR/cpu.csv"
     rm -f "$DIR/running"
@@ -142,5 +130,5 @@ for ((k = 1; k <= SHARDS && played < max; k++)); do
     rm -f "$ckpt"
     played=$((played + 1))
     # A stop that came as the shard ended: no further shard.
-    ((stop == 0)) || exit 130
+    ((run_stopped == 0)) || exit 130
 done

@@ -14,7 +14,7 @@ WORK=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 cd "$WORK"
 mkdir scripts
-cp "$ROOT"/scripts/{position-hunt-52,sat-solves,record-hunts,whole-game,census,position-records,extend-whole-game,long-runs}.sh scripts/
+cp "$ROOT"/scripts/{position-hunt-52,sat-solves,record-hunts,whole-game,census,position-records,extend-whole-game,long-runs,timed-run}.sh scripts/
 # The stand-in: prints its arguments, waits SLEEP seconds (a SIGTERM ends it with 130, as
 # bataille does), and for `cycles hunt` writes its shard's summary.
 cat >fake <<'EOF'
@@ -133,6 +133,10 @@ if have /usr/bin/time; then
     check "census.sh resumes a stopped shard" 0 scripts/census.sh 4 3 natural
     has "  ... with its checkpoint" "== shard 1/2 ("
     has "  ... --resume" "--checkpoint $census/checkpoints/shard-01.ckpt --resume"
+    if have pgrep pkill; then
+        stop_check "SIGTERM to census.sh reaches the census" "fake: stopped" scripts/census.sh 4 3 natural
+        grep -q ',130,unknown$' $census/cpu.csv && echo "ok:   ... its row written" || { echo "FAILED: census row"; cat $census/cpu.csv; failures=$((failures + 1)); }
+    fi
 fi
 
 # sat-solves.sh
@@ -195,7 +199,7 @@ fi
 # `experiment run` that writes each experiment's table.md.
 mkdir -p book/scripts book/docs book/results/records-backward book/results/hunts book/results/cycles
 : >book/results/records.csv
-cp "$ROOT"/scripts/{book-tables,sat-solves,sat-scaling,position-hunt-52,position-hunts}.sh book/scripts/
+cp "$ROOT"/scripts/{book-tables,sat-solves,sat-scaling,position-hunt-52,position-hunts,timed-run}.sh book/scripts/
 cat >book/fake <<'EOF'
 #!/bin/bash
 [[ "$1 $2" == "experiment run" ]] || exit 2
