@@ -52,6 +52,8 @@ run_shard() {
         echo "== shard $k/$SHARDS: done"
         return 0
     fi
+    # A stop asked since the last shard: no further shard.
+    ((stop_requested == 0)) || exit 130
     local resume=()
     [[ -f $ckpt ]] && resume=(--resume)
     echo "== shard $k/$SHARDS ($(date -u +%FT%TZ)) ${resume[*]}"
@@ -108,3 +110,5 @@ cp "${BIN:-target/release/bataille}" target/c4v5-bin/bataille
 BIN=target/c4v5-bin/bataille
 if [[ $# -eq 0 ]]; then set -- $(seq 1 $SHARDS); fi
 for k in "$@"; do run_shard "$k"; done
+# A stop that came as the last shard ended.
+((stop_requested == 0)) || exit 130

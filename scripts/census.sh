@@ -81,6 +81,8 @@ for k in $(seq 1 "$SHARDS"); do
         echo "== shard $k/$SHARDS: done"
         continue
     fi
+    # A stop asked since the last shard: no further shard.
+    ((stop_requested == 0)) || exit 130
     resume=()
     [[ -f $ckpt ]] && resume=(--resume)
     echo "== shard $k/$SHARDS ($(date -u +%FT%TZ)) ${resume[*]}"
@@ -96,6 +98,8 @@ for k in $(seq 1 "$SHARDS"); do
     [[ $status -eq 0 ]] || exit "$status"
     rm -f "$ckpt"
 done
+# A stop that came as the last shard ended: no merge.
+((stop_requested == 0)) || exit 130
 states=()
 for k in $(seq 1 "$SHARDS"); do states+=("$DIR/shards/shard-$(printf %02d "$k")/state.txt"); done
 "$BIN" cycles census -c "$C" -v "$V" -m "$METHOD" --merge "${states[@]}" --out "$DIR/merged" \

@@ -11,7 +11,9 @@ extend_whole() {
     timed_run "$log.time" "$BIN" records extend "$start" -m "$method" \
         --whole-game --budget "$budget" --records "$RECORDS" >"$log" 2>"$log.err"
     status=$run_status
-    if ((run_stopped)); then
+    # (A run that ended well as a stop came is kept: the caller writes its row, and the next
+    # run does not start.)
+    if ((status != 0 && run_stopped)); then
         echo "stopped during records extend on $start" >&2
         exit 130
     fi

@@ -111,6 +111,8 @@ played=0
 for ((k = 1; k <= SHARDS && played < max; k++)); do
     out=$DIR/$(name "$k") ckpt=$DIR/$(name "$k").ckpt
     if [[ -f $out/summary.csv && ! -f $ckpt ]]; then continue; fi
+    # A stop asked since the last shard (or as it ended): no further shard.
+    ((stop_requested == 0)) || exit 130
     resume=()
     [[ -f $ckpt ]] && resume=(--resume)
     echo "== shard $k/$SHARDS ($(date -u +%FT%TZ)) ${resume[*]}"
@@ -129,6 +131,5 @@ for ((k = 1; k <= SHARDS && played < max; k++)); do
     [[ $status -eq 0 ]] || exit "$status"
     rm -f "$ckpt"
     played=$((played + 1))
-    # A stop that came as the shard ended: no further shard.
-    ((run_stopped == 0)) || exit 130
 done
+((stop_requested == 0)) || exit 130

@@ -72,3 +72,5 @@ for p in "${games[@]}"; do
         echo "$p: game ${game%,*} tricks -> no deal found (from a deal: none longer) ($cpu CPU s)"
     fi
 done
+# A stop that came as the last run ended.
+((stop_requested == 0)) || exit 130

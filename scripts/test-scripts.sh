@@ -15,23 +15,47 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 cd "$WORK"
 mkdir scripts
 cp "$ROOT"/scripts/{position-hunt-52,sat-solves,record-hunts,whole-game,census,position-records,extend-whole-game,long-runs,timed-run}.sh scripts/
-# The stand-in: prints its arguments, waits SLEEP seconds (a SIGTERM ends it with 130, as
-# bataille does), and for `cycles hunt` writes its shard's summary.
+# The stand-in: prints its arguments, waits SLEEP seconds, and for `cycles hunt` writes its
+# shard's summary. A SIGTERM stops it as bataille does: a moment to save, then exit 130 (or 0
+# with FINISH_ON_TERM set: a run that ended just as the stop came); a second SIGTERM in that
+# moment is a script's fault (each stop is passed on once): exit 99.
 cat >fake <<'EOF'
 #!/bin/bash
-trap 'echo "fake: stopped"; exit 130' TERM
+# (Its sleeps must not hold the scripts' locks, inherited as fds 8 and 9, after it has gone.)
+exec 8>&- 9>&-
+echo $$ >>"$FAKE_PIDS"
+stopping=0
+# (With COALESCE set, a second signal within the moment is the same stop, as bataille takes
+# two signals within a second: a signal to the whole process group reaches it twice, directly
+# and through the script.)
+trap 'if ((stopping)) && [[ -z ${COALESCE-} ]]; then echo "fake: a second signal"; exit 99; fi; stopping=1' TERM
 echo "fake: $*"
 out=
 while [[ $# -gt 0 ]]; do [[ $1 == --out ]] && out=$2; shift; done
 sleep "${SLEEP:-0}" &
-wait $!
+# (A sleep killed by a signal to the whole group is a stop too, whether or not the trap has run.)
+wait $! || stopping=1
+if ((stopping)); then
+    kill $! 2>/dev/null
+    sleep 0.3 &
+    wait $!
+    echo "fake: stopped"
+    [[ -n ${FINISH_ON_TERM-} ]] || exit 130
+fi
 if [[ -n $out && $out == *hunt-52* ]]; then
     mkdir -p "$out"
     printf 'deals,100\nlooping_deals,0\n' >"$out/summary.csv"
 fi
 EOF
 chmod +x fake
-export BIN=$WORK/fake
+export BIN=$WORK/fake FAKE_PIDS=$WORK/fake-pids
+: >"$FAKE_PIDS"
+# Whether a stand-in is still running (the scripts run it under other names: copies of BIN).
+fakes_alive() {
+    local p
+    for p in $(cat "$FAKE_PIDS"); do kill -0 "$p" 2>/dev/null && return 0; done
+    return 1
+}
 failures=0
 check() { # description, expected exit status, command...
     local what=$1 want=$2 got=0
@@ -64,13 +88,12 @@ stop_check() { # description, expected output, command...
         grep -q "fake: " "$WORK/out" 2>/dev/null && break
         sleep 0.1
     done
-    kill -TERM "$pid"
+    kill -TERM "$pid" 2>/dev/null || true
     wait "$pid" || status=$?
-    # (No stand-in left: neither the stand-in itself nor the copies the scripts run.)
-    if [[ $status != 130 ]] || pgrep -f "$WORK/(fake|target/)" >/dev/null || ! grep -qF -- "$want" "$WORK/out"; then
+    if [[ $status != 130 ]] || fakes_alive || ! grep -qF -- "$want" "$WORK/out"; then
         echo "FAILED: $what: exit $status"
         sed 's/^/    /' "$WORK/out"
-        pkill -f "$WORK/(fake|target/)" || true
+        kill $(cat "$FAKE_PIDS") 2>/dev/null || true
         failures=$((failures + 1))
     else
         echo "ok: $what"
@@ -117,6 +140,34 @@ if have /usr/bin/time flock pgrep pkill; then
     wait "$first" || status=$?
     [[ $status == 130 ]] && echo "ok: SIGTERM to the hunt script stops it with 130" || { echo "FAILED: hunt script exit $status"; failures=$((failures + 1)); }
     grep -q ',130,unknown$' $hunt/cpu.csv && [[ ! -e $hunt/running ]] && echo "ok:   ... its segment's row written, nothing left running" || { echo "FAILED: stopped segment"; cat $hunt/cpu.csv; failures=$((failures + 1)); }
+    if have pgrep pkill setsid; then
+        # A signal to the whole process group (what a scheduler or `timeout` sends) ends
+        # /usr/bin/time at once: the script still waits for the run to save and end.
+        rm -f "$WORK/out"
+        SLEEP=30 COALESCE=1 setsid scripts/position-hunt-52.sh insert 1 >"$WORK/out" 2>&1 &
+        group=$!
+        for ((i = 0; i < 100; i++)); do grep -q "fake: " "$WORK/out" 2>/dev/null && break; sleep 0.1; done
+        kill -TERM -- "-$group"
+        status=0
+        wait "$group" || status=$?
+        if [[ $status == 130 ]] && ! fakes_alive && grep -q "fake: stopped" "$WORK/out"; then
+            echo "ok: a signal to the hunt's process group: the run stops and ends before the script, exit 130"
+        else
+            echo "FAILED: a signal to the process group: exit $status"
+            sed 's/^/    /' "$WORK/out"
+            kill $(cat "$FAKE_PIDS") 2>/dev/null || true
+            failures=$((failures + 1))
+        fi
+    fi
+    if have pgrep pkill; then
+        rows=$(wc -l <$hunt/cpu.csv)
+        stop_check "a stop as a hunt shard ends" "fake: stopped" env FINISH_ON_TERM=1 scripts/position-hunt-52.sh insert 2
+        [[ $(grep -c "^fake: cycles" "$WORK/out") == 1 ]] && echo "ok:   ... and no further shard" ||
+            { echo "FAILED: a shard started after the stop"; sed 's/^/    /' "$WORK/out"; failures=$((failures + 1)); }
+        [[ $(tail -n +$((rows + 1)) $hunt/cpu.csv | grep -c ',0,unknown$') == 1 && $(wc -l <$hunt/cpu.csv) == $((rows + 1)) ]] &&
+            echo "ok:   ... the finished shard's row, and none for a shard not started" ||
+            { echo "FAILED: the rows after a stop"; cat $hunt/cpu.csv; failures=$((failures + 1)); }
+    fi
 fi
 
 # census.sh: a shard stopped by a signal leaves a partial state.txt beside its checkpoint; it
@@ -136,6 +187,8 @@ if have /usr/bin/time; then
     if have pgrep pkill; then
         stop_check "SIGTERM to census.sh reaches the census" "fake: stopped" scripts/census.sh 4 3 natural
         grep -q ',130,unknown$' $census/cpu.csv && echo "ok:   ... its row written" || { echo "FAILED: census row"; cat $census/cpu.csv; failures=$((failures + 1)); }
+        stop_check "a stop as a census shard ends" "fake: stopped" env FINISH_ON_TERM=1 scripts/census.sh 4 3 natural
+        if grep -q -- "--merge" "$WORK/out"; then echo "FAILED: the census merged after the stop"; failures=$((failures + 1)); fi
     fi
 fi
 

@@ -67,3 +67,5 @@ for v in 8 13; do
         echo "C=4 V=$v $m: $start_tricks -> $found tricks in $cpu CPU s"
     done
 done
+# A stop that came as the last run ended.
+((stop_requested == 0)) || exit 130
