@@ -11,7 +11,8 @@
 #   3. the SAT questions still open on the known loops: c4v6-natural-cards (LIMIT=1800: its
 #      parts take up to 680 s), then c4v13-natural-cards (scripts/sat-solves.sh);
 #   4. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.
-# Nothing is committed by the script: commit the results directories as they grow.
+# Nothing is committed by the script: commit what it adds with scripts/commit-progress.sh (the
+# results with the book's tables made from them, which CI checks).
 #
 # Usage: THREADS=2 setsid nohup nice -n 19 scripts/long-runs.sh > long-runs.log 2>&1 &
 #        kill -TERM <the script's pid>   stops the step under way (its checkpoint is kept, its
