@@ -28,7 +28,7 @@ if [[ ${1:-} == status ]]; then
     scripts/position-hunt-52.sh uniform status
     METHOD=optimized scripts/position-hunt-52.sh uniform status
     # The walks back from the hunts' longest games: the games done, and the shards they came from.
-    awk -F, 'NR > 1 && $1 ~ /hunt-52/ { run = $1; sub(/.*\//, "", run); n[run]++; if ($2 > s[run]) s[run] = $2 }
+    [[ -f results/records-backward/from-positions.csv ]] && awk -F, 'NR > 1 && $1 ~ /hunt-52/ { run = $1; sub(/.*\//, "", run); n[run]++; if ($2 > s[run]) s[run] = $2 }
         END { for (r in n) printf "%s walk back: %d games searched, the latest from %d finished shards\n", r, n[r], s[r] }' \
         results/records-backward/from-positions.csv | sort
     scripts/sat-solves.sh table | awk -F' [|] ' '$1 == "| c4v6-natural-cards" || $1 == "| c4v13-natural-cards" {

@@ -238,6 +238,8 @@ check "position-records refuses a hunt that is not there" 2 scripts/position-rec
 # long-runs.sh: the queue of long runs
 check "long-runs refuses THREADS=0" 2 env THREADS=0 scripts/long-runs.sh
 check "long-runs refuses a stray argument" 2 scripts/long-runs.sh go
+check "long-runs status" 0 scripts/long-runs.sh status
+has "  ... says where the natural hunt stands" "natural-uniform: "
 part="the queue's signal check"
 if have pgrep pkill; then
     stop_check "SIGTERM to long-runs reaches the hunt under way" "fake: stopped" scripts/long-runs.sh
