@@ -27,9 +27,11 @@
 #                   docs/results-tables.md   the table lines of results/NAME/table.md (made by
 #                                            scripts/reproduce-tables.sh, too slow to rerun here)
 #   records         docs/results-tables.md   the rows of results/records/table.md whose
-#                                            (C, V, method) the excerpt lists: an excerpt, its
-#                                            rows chosen in the book, their numbers not
-# The prose around the tables is not made here: it must not quote their numbers.
+#                                            (C, V, method) the excerpt lists (which rows is
+#                                            the book's choice; their numbers are the table's)
+# The prose around the tables is written by hand; where it quotes a number a long run changes
+# (the SAT bounds of the open questions, the record cells' prose, the README's records), it is
+# updated when the run's step ends.
 #
 # Environment: BIN, the bataille binary (default target/release/bataille; CI uses the debug
 # build the tests made).
@@ -254,8 +256,12 @@ for exp in "${stale_experiments[@]}"; do
     "$BIN" experiment run "experiments/$exp.recipe" --replace > /dev/null
     echo "regenerated results/$exp/"
 done
+# (Each page by a rename, so that a stop cannot leave one half written.)
 for page in docs/*.md; do
-    [[ -f $scratch/$page ]] && ! cmp -s "$scratch/$page" "$page" && cat "$scratch/$page" > "$page"
+    if [[ -f $scratch/$page ]] && ! cmp -s "$scratch/$page" "$page"; then
+        cp "$scratch/$page" "$page.new"
+        mv "$page.new" "$page"
+    fi
 done
 for name in "${stale[@]}"; do echo "updated the table '$name'"; done
 exit 0

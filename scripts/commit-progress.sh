@@ -5,8 +5,9 @@
 # them would fail it. The message carries `scripts/long-runs.sh status`.
 #
 # Usage: scripts/commit-progress.sh [SUBJECT]   (default: "Long runs: progress")
-# A run that is still going may finish a shard between the tables and the commit: before the
-# last commit of a session, stop the queue (kill -TERM the scripts/long-runs.sh process) first.
+# A run that is still going may finish a shard between the tables and the commit: before a
+# commit that must pass CI as it stands, stop the queue (kill -TERM the scripts/long-runs.sh
+# process) first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 subject=${1:-"Long runs: progress"}

@@ -14,7 +14,11 @@ extend_whole() {
     # (A run that ended well as a stop came is kept: the caller writes its row, and the next
     # run does not start.)
     if ((status != 0 && run_stopped)); then
-        echo "stopped during records extend on $start" >&2
+        if [[ -n $run_pid ]]; then
+            echo "stopped during records extend on $start" >&2
+        else
+            echo "stopped before records extend on $start" >&2
+        fi
         exit 130
     fi
     if ((status != 0)); then

@@ -14,7 +14,7 @@
 # Nothing is committed by the script: commit what it adds with scripts/commit-progress.sh (the
 # results with the book's tables made from them, which CI checks).
 #
-# Usage: THREADS=2 setsid nohup nice -n 19 scripts/long-runs.sh > long-runs.log 2>&1 &
+# Usage: THREADS=2 setsid nohup nice -n 19 scripts/long-runs.sh > target/long-runs.log 2>&1 &
 #        kill -TERM <the script's pid>   stops the step under way (its checkpoint is kept, its
 #                                        cpu.csv row written) and the queue; exit 130
 #        scripts/long-runs.sh status     where each step stands

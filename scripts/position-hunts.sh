@@ -25,6 +25,8 @@
 # compressed with `gzip -9 -n` (cycles.csv.gz, ...) to keep the repository light; `gzip -dk`
 # gives the files back byte for byte.
 set -euo pipefail
+# shellcheck source=scripts/timed-run.sh
+source "$(dirname "$0")/timed-run.sh"
 SEED=1
 BASE=results/cycles/validation
 KNOWN=results/cycles/seeds/c4-natural-known.txt
@@ -127,25 +129,22 @@ for m in "${METHODS[@]}"; do
         n=$(awk -v k="$k" -v t="$t" -v s="$((MINUTES * 60))" 'BEGIN { x = k / t * s; p = 10 ^ int(log(x) / log(10) - 1); printf "%.0f", int(x / p) * p }')
         echo "$m,$n,$((MINUTES * 60))" >>"$DIR/plan.csv"
     fi
+    # A stop asked since the last method: no further method.
+    ((stop_requested == 0)) || exit 130
     resume=()
     [[ -f $ckpt ]] && resume=(--resume)
     echo "== $m: $n positions ($(date -u +%FT%TZ)) ${resume[*]}"
     start=$(date -u +%FT%TZ)
     times=$(mktemp)
-    status=0
-    /usr/bin/time -f "%U %S" -o "$times" "$BIN" $(args_of "$m") --random "$n" --seed $SEED \
-        --threads "$THREADS" --checkpoint "$ckpt" "${resume[@]}" --out "$out" --replace &
-    timer=$!
-    trap 'pkill -TERM -P "$timer"' INT TERM
-    while :; do
-        if wait "$timer"; then status=0; break; else status=$?; fi
-        kill -0 "$timer" 2>/dev/null || break
-    done
-    trap - INT TERM
-    cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$times")
+    # shellcheck disable=SC2046
+    timed_run "$times" "$BIN" $(args_of "$m") --random "$n" --seed $SEED \
+        --threads "$THREADS" --checkpoint "$ckpt" "${resume[@]}" --out "$out" --replace
+    status=$run_status
+    cpu=$(timed_cpu "$times")
     rm -f "$times"
     echo "$m,$start,$(date -u +%FT%TZ),$cpu,$status,$COMMIT" >>"$DIR/cpu.csv"
     [[ $status -eq 0 ]] || exit "$status"
     rm -f "$ckpt"
     find "$out" -maxdepth 1 -type f -size +10M -exec gzip -9 -n {} +
 done
+((stop_requested == 0)) || exit 130

@@ -82,10 +82,13 @@ stop_check() { # description, expected output, command...
     local what=$1 want=$2
     shift 2
     rm -f "$WORK/out"
+    local started pid status=0 i
+    started=$(wc -l <"$FAKE_PIDS")
     SLEEP=30 "$@" >"$WORK/out" 2>&1 &
-    local pid=$! status=0 i
+    pid=$!
+    # Until a stand-in runs (its output may go to a log of the script's, not to ours).
     for ((i = 0; i < 100; i++)); do
-        grep -q "fake: " "$WORK/out" 2>/dev/null && break
+        (($(wc -l <"$FAKE_PIDS") > started)) && break
         sleep 0.1
     done
     kill -TERM "$pid" 2>/dev/null || true
@@ -232,6 +235,21 @@ if have pgrep pkill; then
     if grep -q "c4v7-natural-sample" "$WORK/out"; then echo "FAILED: a hunt started after the stop"; failures=$((failures + 1)); fi
 fi
 check "whole-game refuses a budget of abc" 2 scripts/whole-game.sh abc
+# position-records.sh (and whole-game.sh, through extend-whole-game.sh): a stop reaches the
+# `records extend` under way and writes no row for it; a run that ended as the stop came keeps
+# its row, and the next one does not start.
+part="the walk-back signal checks"
+if have /usr/bin/time pgrep pkill; then
+    walk=results/cycles/walk
+    mkdir -p $walk
+    printf 'game,positions C=4 V=8 natural sampler=uniform\ncomplete,true\n' >$walk/summary.csv
+    printf 'measure,rank,tricks,cards,winner,deal\ntricks,1,9,9,first,"[1] / [2]"\ntricks,2,8,8,first,"[3] / [4]"\n' >$walk/records.csv
+    stop_check "SIGTERM to position-records reaches records extend" "stopped during records extend" scripts/position-records.sh $walk
+    if grep -q '^cycles/walk,' results/records-backward/from-positions.csv; then echo "FAILED: a row for a stopped run"; failures=$((failures + 1)); fi
+    stop_check "a stop as a records extend ends" "stopped before records extend on [3] / [4]" env FINISH_ON_TERM=1 scripts/position-records.sh $walk
+    [[ $(grep -c '^cycles/walk,' results/records-backward/from-positions.csv) == 1 ]] && echo "ok:   ... its row kept, the next run not started" ||
+        { echo "FAILED: the rows after a stop"; cat results/records-backward/from-positions.csv; failures=$((failures + 1)); }
+fi
 check "position-records refuses a budget of 0" 2 scripts/position-records.sh natural-uniform 0
 check "position-records refuses a hunt that is not there" 2 scripts/position-records.sh natural-nothing
 
@@ -241,7 +259,7 @@ check "long-runs refuses a stray argument" 2 scripts/long-runs.sh go
 check "long-runs status" 0 scripts/long-runs.sh status
 has "  ... says where the natural hunt stands" "natural-uniform: "
 part="the queue's signal check"
-if have pgrep pkill; then
+if have /usr/bin/time flock pgrep pkill; then
     stop_check "SIGTERM to long-runs reaches the hunt under way" "fake: stopped" scripts/long-runs.sh
     has "  ... and ends the queue" "stopped during: env THREADS=2 scripts/position-hunt-52.sh uniform (exit 130)"
     if grep -q "position-records" "$WORK/out"; then
