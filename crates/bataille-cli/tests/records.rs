@@ -343,6 +343,11 @@ fn extend_from_a_position_keeps_the_longest_deal() {
     assert_eq!(last(&deal), last(position), "{deal}");
     let v = run_ok(&["verify", "--filter", "records", "--records", r]);
     assert!(v.contains("2 record rows replayed: 2 ok"), "{v}");
+    // From a deal (the longest C=4 V=3 game), a search cut by its budget asks for a longer
+    // game, and says it is undecided, not that there is none.
+    let deal = "[2, 1, 3, 1, 3, 2] / [2, 3, 3, 1, 1, 2]";
+    let out = run_ok(&["records", "extend", deal, "--whole-game", "--budget", "1"]);
+    assert!(out.contains("undecided: no longer game found within the budget"), "{out}");
 }
 
 #[test]
