@@ -10,7 +10,11 @@
 #      scripts/position-records.sh on it;
 #   3. the SAT questions still open on the known loops: c4v6-natural-cards (LIMIT=1800: its
 #      parts take up to 680 s), then c4v13-natural-cards (scripts/sat-solves.sh);
-#   4. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.
+#   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
+#      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
+#      checkpoints in results/hunts/checkpoints), each followed by scripts/position-records.sh
+#      on it;
+#   5. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.
 # Nothing is committed by the script: commit what it adds with scripts/commit-progress.sh (the
 # results with the book's tables made from them, which CI checks).
 #
@@ -23,6 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OPTIMIZED_FIRST=30
+V8_HUNTS=(c4v8-natural-positions-2 c4v8-optimized-positions-2)
 
 if [[ ${1:-} == status ]]; then
     scripts/position-hunt-52.sh uniform status
@@ -31,6 +36,16 @@ if [[ ${1:-} == status ]]; then
     [[ -f results/records-backward/from-positions.csv ]] && awk -F, 'NR > 1 && $1 ~ /hunt-52/ { run = $1; sub(/.*\//, "", run); n[run]++; if ($2 > s[run]) s[run] = $2 }
         END { for (r in n) printf "%s walk back: %d games searched, the latest from %d finished shards\n", r, n[r], s[r] }' \
         results/records-backward/from-positions.csv | sort
+    for name in "${V8_HUNTS[@]}"; do
+        if grep -qsx 'complete,true' "results/hunts/$name/summary.csv"; then
+            echo "$name: finished"
+        elif [[ -f results/hunts/checkpoints/$name.ckpt ]]; then
+            awk -v n="$name" '$1 == "mode" { of = $3 } $1 == "counts" { done = $2 }
+                END { printf "%s: %s of %s positions (checkpoint)\n", n, done, of }' "results/hunts/checkpoints/$name.ckpt"
+        else
+            echo "$name: not started"
+        fi
+    done
     scripts/sat-solves.sh table | awk -F' [|] ' '$1 == "| c4v6-natural-cards" || $1 == "| c4v13-natural-cards" {
         printf "%s: periods certified %s, undecided at %s\n", substr($1, 3), $2, $4 }'
     exit 0
@@ -97,5 +112,9 @@ step scripts/position-records.sh
 optimized_to "$OPTIMIZED_FIRST"
 step env LIMIT=1800 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 step env THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
+for name in "${V8_HUNTS[@]}"; do
+    step env CHECKPOINTS=results/hunts/checkpoints THREADS="$THREADS" scripts/record-hunts.sh "$name"
+    step scripts/position-records.sh "results/hunts/$name"
+done
 optimized_to 100
 echo "== $(date -u +%FT%TZ) every step done"

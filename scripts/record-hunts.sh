@@ -32,6 +32,10 @@
 # 4·10^9 each, seeds 508 and 518): their longest games start from positions no deal need
 # reach, and `scripts/position-records.sh results/hunts/NAME` then finds the deals that lead
 # into them (the way the 52-card natural record was found; docs/results-records.md).
+# c4v8-natural-positions-2 and c4v8-optimized-positions-2 (2.6·10^10 more each, seeds 528 and
+# 538; about 2.5 hours each on 2 threads) bring each 32-card cell to 3·10^10 positions, the
+# records work's bar; run them with CHECKPOINTS=results/hunts/checkpoints (scripts/long-runs.sh
+# does).
 set -euo pipefail
 BIN=${BIN:-target/release/bataille}
 RECORDS=${RECORDS:-results/records.csv}
@@ -99,6 +103,8 @@ run() {
     c4v13-optimized-random-2) sample "$1" "-c 4 -v 13 -m optimized" 30000000000 213 ;;
     c4v8-natural-positions) positions "$1" "-c 4 -v 8 -m natural" 4000000000 508 ;;
     c4v8-optimized-positions) positions "$1" "-c 4 -v 8 -m optimized" 4000000000 518 ;;
+    c4v8-natural-positions-2) positions "$1" "-c 4 -v 8 -m natural" 26000000000 528 ;;
+    c4v8-optimized-positions-2) positions "$1" "-c 4 -v 8 -m optimized" 26000000000 538 ;;
     c4v[6-9]-natural-sample | c4v1[0-3]-natural-sample)
         local v=${1#c4v}
         v=${v%-natural-sample}

@@ -256,8 +256,14 @@ check "position-records refuses a hunt that is not there" 2 scripts/position-rec
 # long-runs.sh: the queue of long runs
 check "long-runs refuses THREADS=0" 2 env THREADS=0 scripts/long-runs.sh
 check "long-runs refuses a stray argument" 2 scripts/long-runs.sh go
+mkdir -p results/hunts/checkpoints
+printf 'bataille-search state 1\nmode random 26000000000\ncounts 81920 40960 40960 0 0 0\n' \
+    >results/hunts/checkpoints/c4v8-optimized-positions-2.ckpt
 check "long-runs status" 0 scripts/long-runs.sh status
 has "  ... says where the natural hunt stands" "natural-uniform: "
+has "  ... and a 32-card hunt not started" "c4v8-natural-positions-2: not started"
+has "  ... and one under way, from its checkpoint" "c4v8-optimized-positions-2: 81920 of 26000000000 positions (checkpoint)"
+rm results/hunts/checkpoints/c4v8-optimized-positions-2.ckpt
 part="the queue's signal check"
 if have /usr/bin/time flock pgrep pkill; then
     stop_check "SIGTERM to long-runs reaches the hunt under way" "fake: stopped" scripts/long-runs.sh
