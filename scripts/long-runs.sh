@@ -8,8 +8,10 @@
 #   2. the optimized 52-card position hunt to 30 shards (3·10^10 positions, the records work's
 #      bar for the 52-card optimized cell), 10 shards at a time, each ten followed by
 #      scripts/position-records.sh on it;
-#   3. the SAT questions still open on the known loops: c4v6-natural-cards (LIMIT=1800: its
-#      parts take up to 680 s), then c4v13-natural-cards (scripts/sat-solves.sh);
+#   3. the SAT questions still open on the known loops (scripts/sat-solves.sh, LIMIT=1800 a
+#      part for the first two: their parts take up to 680 s): c4v7-natural-cards (every loop
+#      of C=4 V=7 turning up to 28 cards, where loops of 26 tricks are known: the shortest
+#      loops' lower bound), c4v6-natural-cards, then c4v13-natural-cards;
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
 #      checkpoints in results/hunts/checkpoints), each followed by scripts/position-records.sh
@@ -27,6 +29,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OPTIMIZED_FIRST=30
+SAT_QUESTIONS=(c4v7-natural-cards c4v6-natural-cards c4v13-natural-cards)
 V8_HUNTS=(c4v8-natural-positions-2 c4v8-optimized-positions-2)
 
 if [[ ${1:-} == status ]]; then
@@ -46,8 +49,10 @@ if [[ ${1:-} == status ]]; then
             echo "$name: not started"
         fi
     done
-    scripts/sat-solves.sh table | awk -F' [|] ' '$1 == "| c4v6-natural-cards" || $1 == "| c4v13-natural-cards" {
-        printf "%s: periods certified %s, undecided at %s\n", substr($1, 3), $2, $4 }'
+    scripts/sat-solves.sh table | awk -F' [|] ' -v questions="${SAT_QUESTIONS[*]}" '
+        BEGIN { n = split(questions, q, " ") }
+        { line[substr($1, 3)] = sprintf("periods certified %s, undecided at %s", $2, $4) }
+        END { for (i = 1; i <= n; i++) printf "%s: %s\n", q[i], (q[i] in line) ? line[q[i]] : "not started" }'
     exit 0
 fi
 [[ $# -eq 0 ]] || { echo "usage: $0 [status]" >&2; exit 2; }
@@ -110,6 +115,7 @@ optimized_to() { # TARGET
 step env THREADS="$THREADS" scripts/position-hunt-52.sh uniform
 step scripts/position-records.sh
 optimized_to "$OPTIMIZED_FIRST"
+step env LIMIT=1800 THREADS="$THREADS" scripts/sat-solves.sh c4v7-natural-cards
 step env LIMIT=1800 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 step env THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
 for name in "${V8_HUNTS[@]}"; do

@@ -262,6 +262,7 @@ printf 'bataille-search state 1\nmode random 26000000000\ncounts 81920 40960 409
 check "long-runs status" 0 scripts/long-runs.sh status
 has "  ... says where the natural hunt stands" "natural-uniform: "
 has "  ... and a 32-card hunt not started" "c4v8-natural-positions-2: not started"
+has "  ... and a SAT question not started" "c4v7-natural-cards: not started"
 has "  ... and one under way, from its checkpoint" "c4v8-optimized-positions-2: 81920 of 26000000000 positions (checkpoint)"
 rm results/hunts/checkpoints/c4v8-optimized-positions-2.ckpt
 part="the queue's signal check"
