@@ -247,13 +247,13 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     // A part solved again is solved whole again; so is every part of a period now solved
     // whole.
     parts.retain(|r| !redo(&r.verdict) && (args.split || decided.contains(&r.period)));
-    // What is solved again finds its loops again (and with --max-period would not, were they
-    // kept: they would be blocked).
+    // What is solved again finds its loops again (and would not, were they kept: they would be
+    // blocked).
     let kept_part =
         |period: u32, hand: u32| parts.iter().any(|r| (r.period, r.first_hand) == (period, hand));
     known.retain(|f| {
-        let p = u32::try_from(counted.of(f)).unwrap_or(u32::MAX);
-        !(first..=last).contains(&p) || decided.contains(&p) || kept_part(p, part_of(f))
+        let p = finder(first, last, counted.of(f));
+        decided.contains(&p) || kept_part(p, part_of(f))
     });
     // Every period and part kept lists as many loops as it found (what is solved again need
     // not: a run killed while dropping its loops leaves its row).
@@ -262,7 +262,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             if c.hand == 0 { decided.contains(&c.period) } else { kept_part(c.period, c.hand) };
         let listed = known
             .iter()
-            .filter(|f| counted.of(f) == u64::from(c.period))
+            .filter(|f| finder(first, last, counted.of(f)) == c.period)
             .filter(|f| c.hand == 0 || part_of(f) == c.hand)
             .count() as u64;
         if kept && listed != c.loops {
@@ -569,15 +569,23 @@ pub(crate) fn is_open(verdict: &str) -> bool {
     matches!(verdict, "undecided" | "stopped")
 }
 
+/// The period whose solver calls found a loop turning in `p` (tricks or cards), in a question
+/// of periods `first` to `last`: its own period with `--max-period` (a loop of a divisor is
+/// found at the divisor and blocked after), the one period asked with `--period` (whose
+/// solutions include the loops of its divisors). A period's row counts the loops it found.
+fn finder(first: u32, last: u32, p: u64) -> u32 {
+    if first == last { last } else { u32::try_from(p).unwrap_or(u32::MAX) }
+}
+
 fn instance_row(inst: &Instance) -> String {
     let q = &inst.question;
-    let exact = inst.found.iter().filter(|f| q.counted.of(f) == u64::from(q.period)).count();
     let (check, bytes, sha, steps) = certificate_columns(inst.certificate.as_ref());
     format!(
-        "{},{},{},{exact},{},{},{},{:.3},{check},{bytes},{sha},{steps},{},{}",
+        "{},{},{},{},{},{},{},{:.3},{check},{bytes},{sha},{steps},{},{}",
         q.period,
         q.deals,
         verdict_name(&inst.verdict),
+        inst.found.len(),
         inst.vars,
         inst.clauses,
         inst.calls,

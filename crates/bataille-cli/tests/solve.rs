@@ -451,6 +451,21 @@ fn damaged_files_are_refused_on_resume() {
     let o = bataille(&[&to_seven[..], &["--resume", "--out", seven.to_str().unwrap()]].concat());
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("turns in 8 tricks, not a period of this question"), "{}", text(&o));
+    // One period asked alone lists the loops of its divisors too (C=1 V=5 at 12 tricks: loops
+    // of 6), and its row counts them: a loop removed is missed on resume, intact files resume.
+    let alone = dir.join("alone");
+    let twelve = ["cycles", "solve", "-c", "1", "-v", "5", "--period", "12", "--all"];
+    run_ok(&[&twelve[..], &["--out", alone.to_str().unwrap()]].concat());
+    let listed = fs::read_to_string(alone.join("cycles.csv")).unwrap();
+    let found = listed.lines().count() - 1;
+    assert!(found > 0 && listed.lines().skip(1).all(|l| l.split(',').nth(1) != Some("12")));
+    let resumed = run_ok(&[&twelve[..], &["--resume", "--out", alone.to_str().unwrap()]].concat());
+    assert!(resumed.contains("certified"), "{resumed}");
+    fs::write(alone.join("cycles.csv"), drop_line(&listed, 1)).unwrap();
+    let o = bataille(&[&twelve[..], &["--resume", "--out", alone.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let message = format!("where the run found {found}");
+    assert!(text(&o).contains(&message), "{message}: {}", text(&o));
     // The same for aligned solve: a cycle of rounds missing or written twice.
     let blocks = dir.join("aligned");
     let aligned = ["aligned", "solve", "--cards", "8", "--max-rounds", "5"];
