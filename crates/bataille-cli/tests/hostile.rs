@@ -148,6 +148,23 @@ fn sizes_beyond_their_limits_are_refused_before_any_work() {
         &["cannot write the checkpoint /proc/ck.tmp"],
     );
     assert!(!out.exists(), "a refusal writes nothing");
+    // A checkpoint in the output directory under the name of one of the results would be
+    // replaced by them at the end (or at a stop), and could not be resumed.
+    let own = out.with_extension("own");
+    fs::create_dir_all(&own).unwrap();
+    let o = s(&own);
+    for (args, name) in [
+        (&["cycles", "hunt", "-c", "4", "-v", "3", "--random", "1000"][..], "cycles.csv"),
+        (&["cycles", "census", "-c", "4", "-v", "3"], "state.txt"),
+        (&["explore", "-c", "4", "-v", "3", "--random", "1000"], "summary.csv"),
+    ] {
+        let ckpt = own.join(name);
+        refused(
+            &[args, &["--checkpoint", s(&ckpt), "--out", o]].concat(),
+            &["--checkpoint", "would be overwritten by the results"],
+        );
+        assert!(!ckpt.exists(), "a refusal writes nothing");
+    }
 }
 
 // 8. Stopped within seconds, and checkpoints within seconds, whatever the deck.

@@ -258,7 +258,7 @@ fn lock_beside(path: &Path) -> PathBuf {
 /// Checks the output paths of a long run before any work, creates the output directory and
 /// locks it and the checkpoint ([`Outputs`], to keep until the run ends). A checkpoint that
 /// exists is only continued with `--resume`, its directory must exist, and it cannot be the
-/// output directory itself. The output directory, when it holds files (the checkpoint aside),
+/// output directory itself nor a file the results will be written to. The output directory, when it holds files (the checkpoint aside),
 /// must be this run's own (`resume` and `own` says so) or `replace` must be given.
 pub(crate) fn prepare_outputs(
     checkpoint: Option<&Path>,
@@ -275,6 +275,7 @@ pub(crate) fn prepare_outputs(
                 if path.is_dir() { "a directory" } else { "the output directory" }
             );
         }
+        check_outside_outputs("--checkpoint", path, out)?;
         if !resume && path.exists() {
             bail!(
                 "the checkpoint {} already exists: pass --resume to continue it, or remove it",
