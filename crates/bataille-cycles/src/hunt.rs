@@ -16,7 +16,8 @@
 //!   Very uneven splits end within a few tricks, so they cost little.
 //! - [`Sampler::Piles`]: a uniform position whose hands are then made runs of piles, the shape
 //!   of every position on a loop ([`crate::piles`]): each pair of cards counted from the bottom
-//!   of a hand put in non-increasing order. A loop passes through such positions only, so the
+//!   of a hand put in non-increasing order (non-decreasing for a player who stacks ascending;
+//!   first-player-first stacking, whose pairs go by player, is refused). A loop passes through such positions only, so the
 //!   sampler spends nothing on positions that cannot lie on a loop (they may still lead into
 //!   one).
 //! - [`Sampler::Insert`] (seeded): a known loop of a smaller deck (a seed), its values mapped to
@@ -28,7 +29,7 @@
 //!   perhaps, other loops.
 
 use bataille_engine::{
-    Card, DeckSpec, Game, Limits, Methods, Position, Scratch, aligned, loop_positions,
+    Card, DeckSpec, Game, Limits, Method, Methods, Position, Scratch, aligned, loop_positions,
     play_deterministic,
 };
 use bataille_search::game::{Alignment, DealGame, DealRecord};
@@ -89,6 +90,12 @@ pub enum HuntError {
     /// A deck too small to split.
     #[error("a position hunt needs at least 2 cards, got {0}")]
     TooSmall(usize),
+    /// The piles sampler with a method whose piles have no shape in values.
+    #[error(
+        "the piles sampler draws the piles of natural, optimized or ascending stacking, not \
+         {0} (whose pairs go by player, not by value): use --sampler uniform"
+    )]
+    PilesMethod(String),
 }
 
 /// Positions of a deck drawn by a sampler, played until they end or loop.
@@ -126,6 +133,11 @@ impl PositionHunt {
         }
         if spec.cards() < 2 {
             return Err(HuntError::TooSmall(spec.cards()));
+        }
+        if sampler == Sampler::Piles
+            && [methods.first, methods.second].contains(&Method::FirstPlayerFirst)
+        {
+            return Err(HuntError::PilesMethod(methods.to_string()));
         }
         if matches!(sampler, Sampler::Insert(_) | Sampler::Mutate(_)) && sampler.seeds().is_empty()
         {
@@ -215,8 +227,8 @@ impl PositionHunt {
                 split[0] = a as u8;
                 if self.sampler == Sampler::Piles {
                     let (first, second) = cards.split_at_mut(a);
-                    as_piles(first);
-                    as_piles(second);
+                    as_piles(first, self.methods.first);
+                    as_piles(second, self.methods.second);
                 }
             }
             Sampler::Insert(seeds) => {
@@ -294,12 +306,15 @@ impl PositionHunt {
     }
 }
 
-/// Puts each pair of cards of `hand`, counted from its bottom, in non-increasing order (the
-/// top card of an odd hand alone): a run of piles of either method's shape for pairs.
-fn as_piles(hand: &mut [Card]) {
+/// Puts each pair of cards of `hand`, counted from its bottom, in the order of `method`'s
+/// piles (the top card of an odd hand alone): non-increasing for natural and optimized
+/// stacking (a pile's pairs are the winner's card then the loser's, or sorted strongest
+/// first), non-decreasing for ascending stacking (sorted weakest first).
+fn as_piles(hand: &mut [Card], method: Method) {
     let o = hand.len() % 2;
+    let ascending = method == Method::Ascending;
     for pair in hand[o..].chunks_exact_mut(2) {
-        if pair[0] < pair[1] {
+        if pair[0] != pair[1] && (pair[0] < pair[1]) != ascending {
             pair.swap(0, 1);
         }
     }
@@ -564,6 +579,38 @@ mod tests {
         }
         // The same seed gives the same positions.
         assert_eq!(explore_sequential(&hunt, &plan), state);
+    }
+
+    /// The piles sampler follows each player's method: ascending piles pair weakest first,
+    /// so that its positions lie on loops (C=1 V=7 ascending: many do), and first-player-first
+    /// stacking, whose pairs have no order in values, is refused.
+    #[test]
+    fn piles_follow_the_stacking_method() {
+        let spec = DeckSpec::new(1, 7).unwrap();
+        let ascending = Methods::both(Method::Ascending);
+        let hunt = PositionHunt::new(spec, ascending, Sampler::Piles).unwrap();
+        let mut w = hunt.worker();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut on_loops = 0;
+        for _ in 0..2000 {
+            hunt.sample(&mut w, &mut rng);
+            let p = hunt.position(hunt.deal(&w));
+            for hand in [p.first(), p.second()] {
+                let bottom = &hand[hand.len() % 2..];
+                assert!(bottom.chunks_exact(2).all(|pair| pair[0] <= pair[1]), "{p}");
+            }
+            let r = play(&p, ascending, &mut NoRandom, Limits::DETERMINISTIC);
+            on_loops += usize::from(matches!(r.outcome, Outcome::Cycle(c) if c.tail_tricks == 0));
+        }
+        assert!(on_loops > 0);
+        for methods in [
+            Methods::both(Method::FirstPlayerFirst),
+            Methods::new(Method::Natural, Method::FirstPlayerFirst),
+        ] {
+            let e = PositionHunt::new(spec, methods, Sampler::Piles).unwrap_err();
+            assert!(matches!(e, HuntError::PilesMethod(_)), "{e}");
+            assert!(PositionHunt::new(spec, methods, Sampler::Uniform).is_ok());
+        }
     }
 
     #[test]
