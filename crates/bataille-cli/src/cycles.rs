@@ -375,9 +375,13 @@ pub(crate) struct AncestorsArgs {
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=1000))]
     deepest: u64,
     /// Write every deal of the tree to this CSV file (`-`: standard output, the report then
-    /// goes to standard error): cycle_id, deal, tail_tricks, tail_cards.
+    /// goes to standard error): cycle_id, deal, tail_tricks, tail_cards. A file that exists
+    /// is replaced only with --replace.
     #[arg(long, value_name = "FILE")]
     deals: Option<PathBuf>,
+    /// Replace the --deals file if it exists.
+    #[arg(long, requires = "deals")]
+    replace: bool,
 }
 
 fn run_ancestors(args: AncestorsArgs) -> Result<ExitCode> {
@@ -385,6 +389,13 @@ fn run_ancestors(args: AncestorsArgs) -> Result<ExitCode> {
     let (position, _) = parse_deal(&args.position, args.colours, args.values, false)?;
     crate::checks::walk_memory(args.budget, position.cards())?;
     let file = args.deals.as_deref().filter(|p| p.as_os_str() != "-");
+    // A listing may take minutes to make: one that exists is not replaced silently.
+    if let Some(path) = file
+        && path.is_file()
+        && !args.replace
+    {
+        bail!("{} already exists: remove it first, or pass --replace", path.display());
+    }
     let _outputs = crate::output::prepare_file_output(file, None, false)?;
     let bounds = Bounds {
         max_depth: args.max_depth.unwrap_or(u64::MAX),

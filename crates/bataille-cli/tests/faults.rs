@@ -358,6 +358,14 @@ fn output_paths_are_refused_before_the_work() {
     refused(&["aligned", "blocks", "--cards", "12", "--out", "/proc/x/b.csv"], &["/proc/x"]);
     refused(&["construct", "c1-positions", "-v", "2..9", "--csv", "/proc/x/c.csv"], &["/proc/x"]);
     refused(&["cycles", "ancestors", "3,1/2,3,1,2", "--deals", "/proc/x/d.csv"], &["/proc/x"]);
+    // A listing that exists is replaced only on request.
+    let listing = scratch!("listing").join("d.csv");
+    fs::write(&listing, "precious\n").unwrap();
+    let ancestors = ["cycles", "ancestors", "5,3/2,4,1", "--deals", s(&listing)];
+    refused(&ancestors, &["already exists", "--replace"]);
+    assert_eq!(fs::read_to_string(&listing).unwrap(), "precious\n");
+    run_ok(&[&ancestors[..], &["--replace"]].concat());
+    assert!(fs::read_to_string(&listing).unwrap().starts_with("cycle_id,deal,"));
     assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
 }
 
