@@ -110,6 +110,10 @@ pub(crate) struct RunArgs {
     /// instances.csv records it with the solver.
     #[arg(long, value_name = "NAME", default_value = "default")]
     pub solver_config: Config,
+    /// With --resume, the commands of the runs that made the files before this one, read once
+    /// from their metadata.csv before this run first writes it.
+    #[arg(skip)]
+    pub earlier: OnceLock<Vec<String>>,
 }
 
 /// While the solver searches: a line on standard error once 30 s have passed since the last one
@@ -168,25 +172,43 @@ impl RunArgs {
         })
     }
 
-    /// metadata.csv of a solver run: the question (`header` is `question,TEXT`), the command,
-    /// the version, the solver and checker, the time limit.
+    /// metadata.csv of a solver run: the question (`header` is `question,TEXT`), the commands
+    /// of the runs resumed (`earlier_command`, first to last), this run's command, the
+    /// version, this run's solver and checker, its time limit. (Each row of the results names
+    /// the solver that decided it.)
     pub(crate) fn metadata(&self, files: &mut OutputFiles, header: &str) {
         let (q, rest) = header.split_once(',').expect("a key and a value");
-        files.add_key_values(
-            "metadata.csv",
-            &[
-                (q, rest.to_string()),
-                ("command", command_line()),
-                ("version", env!("CARGO_PKG_VERSION").to_string()),
-                ("solver", self.solver_config.solver()),
-                ("checker", "bataille_sat::lrat (RUP steps only)".to_string()),
-                (
-                    "time_limit_s",
-                    self.time_limit.map_or("none".into(), |t| t.as_secs_f64().to_string()),
-                ),
-            ],
-        );
+        let earlier = self
+            .earlier
+            .get_or_init(|| if self.resume { earlier_commands(&self.out) } else { Vec::new() });
+        let mut rows = vec![(q, rest.to_string())];
+        rows.extend(earlier.iter().map(|c| ("earlier_command", c.clone())));
+        rows.extend([
+            ("command", command_line()),
+            ("version", env!("CARGO_PKG_VERSION").to_string()),
+            ("solver", self.solver_config.solver()),
+            ("checker", "bataille_sat::lrat (RUP steps only)".to_string()),
+            (
+                "time_limit_s",
+                self.time_limit.map_or("none".into(), |t| t.as_secs_f64().to_string()),
+            ),
+        ]);
+        files.add_key_values("metadata.csv", &rows);
     }
+}
+
+/// The commands that made a solver directory's files, from its metadata.csv: its earlier
+/// commands, then its command (none if the file cannot be read).
+fn earlier_commands(dir: &Path) -> Vec<String> {
+    let Ok(Some(text)) = read_bounded(&dir.join("metadata.csv"), MAX_STATE_BYTES) else {
+        return Vec::new();
+    };
+    csv::Reader::from_reader(text.as_bytes())
+        .records()
+        .filter_map(|r| r.ok())
+        .filter(|r| matches!(r.get(0), Some("earlier_command" | "command")))
+        .filter_map(|r| r.get(1).map(str::to_string))
+        .collect()
 }
 
 /// Whether `dir` holds the results of the question whose metadata line is `header`: that exact

@@ -156,6 +156,28 @@ fn solver_configurations_give_the_same_answers() {
     assert_eq!(files[0].0.len(), 3, "two loops: {:?}", files[0].0);
     assert_eq!(files[0], files[1]);
     assert_eq!(files[0], files[2]);
+    // Resumed with another configuration: each row keeps the solver that decided it, and
+    // metadata.csv the commands of every run, first to last.
+    let mixed = dir.join("mixed");
+    let out = mixed.to_str().unwrap();
+    let short = ["cycles", "solve", "-c", "1", "-v", "5", "--max-period", "3"];
+    run_ok(&[&short[..], &["--solver-config", "sat", "--out", out]].concat());
+    let to_five = ["cycles", "solve", "-c", "1", "-v", "5", "--max-period", "5"];
+    let o = bataille(&[&to_five[..], &["--out", out, "--resume"]].concat());
+    assert_eq!(o.status.code(), Some(2), "another question: {}", text(&o));
+    run_ok(&[&short[..], &["--keep", "--out", out, "--resume"]].concat());
+    let metadata = fs::read_to_string(mixed.join("metadata.csv")).unwrap();
+    let commands: Vec<&str> = metadata
+        .lines()
+        .filter(|l| l.starts_with("earlier_command,") || l.starts_with("command,"))
+        .collect();
+    assert_eq!(commands.len(), 2, "{metadata}");
+    assert!(
+        commands[0].starts_with("earlier_command,") && commands[0].contains("--solver-config sat")
+    );
+    assert!(commands[1].starts_with("command,") && commands[1].contains("--keep"), "{metadata}");
+    let instances = fs::read_to_string(mixed.join("instances.csv")).unwrap();
+    assert!(instances.lines().skip(1).all(|l| l.ends_with(",cadical-3.0.1 --sat")), "{instances}");
 }
 
 #[test]
