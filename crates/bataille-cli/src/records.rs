@@ -81,7 +81,8 @@ struct ExtendArgs {
     #[arg(long)]
     whole_game: bool,
     /// With --whole-game: search from the start and every N-th trick after it.
-    #[arg(long, default_value_t = 1, value_name = "N", requires = "whole_game")]
+    #[arg(long, default_value_t = 1, value_name = "N", requires = "whole_game",
+          value_parser = clap::value_parser!(u64).range(1..))]
     every: u64,
     /// Append the deals found to this records file (usually results/records.csv).
     #[arg(long, value_name = "FILE")]
@@ -182,9 +183,6 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     let ties = format!("tricks of at most {} ties", args.max_ties);
     // The longest deal found by each measure: (deal, tricks, cards) of its whole game.
     let (found, complete, ties_cut) = if args.whole_game {
-        if args.every == 0 {
-            bail!("--every must be at least 1, got 0");
-        }
         let positions = r.tricks / args.every + 1;
         let progress =
             UnitsProgress::counting("records extend", positions, "positions of the game");

@@ -307,9 +307,12 @@ fn extend_appends_replayable_longer_deals() {
         v.contains("below             C=4 V=6 optimized: ours 508, best known 640 (logs)"),
         "{v}"
     );
-    // --every needs --whole-game.
+    // --every needs --whole-game, and at least 1: refused before any output.
     let o = bataille(&["records", "extend", deal, "--every", "5"]);
     assert_eq!(o.status.code(), Some(2));
+    let o = bataille(&["records", "extend", deal, "--whole-game", "--every", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty(), "{}", String::from_utf8_lossy(&o.stdout));
 }
 
 /// From a position that is not a deal (a long game of a position hunt, say), the longest deal
