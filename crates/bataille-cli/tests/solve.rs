@@ -189,6 +189,8 @@ fn bad_questions_are_refused() {
         (vec!["-c", "4", "-v", "3", "--period", "0"], "0 is not in 1..=100000"),
         (vec!["-c", "4", "-v", "3", "-m", "random", "--period", "3"], "natural or optimized"),
         (vec!["-c", "4", "-v", "13", "--period", "100000"], "clauses, more than"),
+        // About 7.8·10^7 clauses and 12 GB once built: refused before.
+        (vec!["-c", "2", "-v", "128", "--period", "1"], "clauses, more than the 3e7"),
         (vec!["-c", "4", "-v", "13", "--cards", "--period", "100000"], "100000 cards makes"),
         (vec!["-c", "4", "-v", "255", "--period", "3"], "at most 256 cards"),
         (vec!["-c", "1", "-v", "1", "--period", "2"], "has no loop"),
