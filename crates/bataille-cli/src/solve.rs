@@ -982,8 +982,17 @@ fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
         let id = format!("{:016x}", found.id);
         // A question's loops have its periods, or divide its one period.
         let p = e.counted.of(&found);
+        let periods = (found.period_tricks.to_string(), found.period_cards.to_string());
         let why = if rec.get(0) != Some(id.as_str()) {
             format!("{position} is on loop {id}, not {}", rec.get(0).unwrap_or(""))
+        } else if (rec.get(1), rec.get(2)) != (Some(periods.0.as_str()), Some(periods.1.as_str())) {
+            format!(
+                "loop {id} turns in {} tricks and {} cards, not {} and {}",
+                periods.0,
+                periods.1,
+                rec.get(1).unwrap_or(""),
+                rec.get(2).unwrap_or("")
+            )
         } else if known.iter().any(|k| k.id == found.id) {
             format!("loop {id} is there twice")
         } else if !e.holds_period(p) {

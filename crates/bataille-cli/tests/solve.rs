@@ -189,8 +189,8 @@ fn bad_questions_are_refused() {
         (vec!["-c", "4", "-v", "3", "--period", "0"], "0 is not in 1..=100000"),
         (vec!["-c", "4", "-v", "3", "-m", "random", "--period", "3"], "natural or optimized"),
         (vec!["-c", "4", "-v", "13", "--period", "100000"], "clauses, more than"),
-        // About 7.8·10^7 clauses and 12 GB once built: refused before.
-        (vec!["-c", "2", "-v", "128", "--period", "1"], "clauses, more than the 3e7"),
+        // About 1.6·10^8 clauses and 23 GB once built: refused before.
+        (vec!["-c", "2", "-v", "128", "--period", "2"], "clauses, more than the 5e7"),
         (vec!["-c", "4", "-v", "13", "--cards", "--period", "100000"], "100000 cards makes"),
         (vec!["-c", "4", "-v", "255", "--period", "3"], "at most 256 cards"),
         (vec!["-c", "1", "-v", "1", "--period", "2"], "has no loop"),
@@ -445,8 +445,13 @@ fn damaged_files_are_refused_on_resume() {
             instances.replacen(&row("3,"), &row("3,").replacen(",0,", ",x,", 1), 1),
             "is \"x\"",
         ),
-        // A loop under an id that is not the engine's.
+        // A loop under an id that is not the engine's, or with periods that are not its own.
         ("cycles.csv", cycles.replacen(first_loop, &wrong_id, 1), "not 0000000000000000"),
+        (
+            "cycles.csv",
+            cycles.replacen(first_loop, &first_loop.replacen(",", ",9", 1), 1),
+            "tricks and",
+        ),
         // A complete period with its proof's hash removed (and no parts to stand for it).
         (
             "instances.csv",

@@ -160,8 +160,9 @@ pub enum QuestionError {
 /// The largest formula built, in clauses as [`Question::estimated_clauses`] counts them. The
 /// formula and the solver take about 150 bytes a clause (measured: 3.65·10^7 clauses of
 /// `-c 1 -v 4 --period 100000`, 5.7 GB; 7.8·10^7 of `-c 2 -v 128 --period 1`, 11.7 GB), and
-/// the estimate may be half the true count, so a formula at the limit takes up to about 9 GB.
-pub const MAX_CLAUSES: f64 = 3e7;
+/// the estimate may be less than half the true count (1.7·10^7 and 4.2·10^7 for those two),
+/// so a formula at the limit may take up to about 17 GB.
+pub const MAX_CLAUSES: f64 = 5e7;
 
 impl Question {
     /// Checks the question before any work.
