@@ -89,7 +89,8 @@ pub(crate) struct CensusArgs {
     batch: u64,
     /// Positions visited at most in the tree of each loop, to count the deals that reach it
     /// (a count cut by this bound is reported as incomplete).
-    #[arg(long, default_value_t = 100_000_000, value_name = "N")]
+    #[arg(long, default_value_t = 100_000_000, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
     budget: u64,
     /// Output directory: cycles.csv, summary.csv, state.txt, metadata.csv. It must be empty,
     /// or hold this run's own results (with --resume), unless --replace is given.
@@ -369,7 +370,8 @@ pub(crate) struct AncestorsArgs {
     #[arg(long, value_name = "T")]
     max_ties: Option<usize>,
     /// Positions visited at most.
-    #[arg(long, default_value_t = 100_000_000, value_name = "N")]
+    #[arg(long, default_value_t = 100_000_000, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
     budget: u64,
     /// How many of the deepest ancestors to print.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=1000))]

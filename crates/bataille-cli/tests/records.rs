@@ -360,6 +360,8 @@ fn extend_refuses_loops_random_and_bad_deals() {
         &["records", "extend", "1,2/3,4", "-m", "random"],
         &["records", "extend", "1,2/3,3"],
         &["records", "extend", "1,2/3,4", "--budget", "0"],
+        &["cycles", "ancestors", "1,2/3,4", "--budget", "0"],
+        &["cycles", "census", "-c", "2", "-v", "2", "--budget", "0", "--out", "never"],
         &["records", "extend", "1,2/3,4", "-m", "sideways"],
     ] {
         let o = bataille(args);

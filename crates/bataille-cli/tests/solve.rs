@@ -198,6 +198,10 @@ fn bad_questions_are_refused() {
         (vec!["-c", "4", "-v", "3", "--period", "3", "--time-limit", "-1"], "--time-limit"),
         (vec!["-c", "4", "-v", "3", "--period", "3", "--solver-config", "fast"], "default, sat or"),
         (vec!["-c", "4", "-v", "3", "--cards", "--period", "4", "--max-hand", "6"], "1 to 5 on"),
+        (
+            vec!["-c", "1", "-v", "2", "--cards", "--period", "2", "--max-hand", "1"],
+            "no smaller hand",
+        ),
         (vec!["-c", "4", "-v", "3", "--period", "4", "--max-hand", "2"], "needs periods counted"),
         (
             vec!["-c", "4", "-v", "3", "--cards", "--deals", "--period", "4", "--max-hand", "2"],

@@ -140,6 +140,9 @@ pub enum QuestionError {
          half the deck), not {given}"
     )]
     MaxHand { given: u32, cards: usize, most: usize },
+    /// A bound on the smaller hand of a deck too small to have one below half the deck.
+    #[error("a deck of {0} cards has no smaller hand to bound: --max-hand needs 3 cards or more")]
+    MaxHandTiny(usize),
     /// A bound on the smaller hand asked of the trick formula, or of deals.
     #[error(
         "a bound on the smaller hand needs periods counted in cards (--cards), among positions \
@@ -178,6 +181,9 @@ impl Question {
         }
         if let Some(m) = self.max_hand {
             let (cards, most) = (self.deck.cards(), (self.deck.cards() - 1) / 2);
+            if most == 0 {
+                return Err(QuestionError::MaxHandTiny(cards));
+            }
             if m == 0 || m as usize > most {
                 return Err(QuestionError::MaxHand { given: m, cards, most });
             }
