@@ -34,7 +34,8 @@ pub(crate) struct PlayArgs {
     /// Number of values V (inferred from the deal when omitted).
     #[arg(long, short = 'v')]
     pub(crate) values: Option<usize>,
-    /// Accept cards that do not form a whole deck (any cards from 1 to V).
+    /// Accept cards that do not form a whole deck (any cards from 1 to V; with -c C, each
+    /// value at most C times).
     #[arg(long)]
     pub(crate) partial: bool,
     /// Play scripted tricks instead of a stacking method: the order in which the winner stacks

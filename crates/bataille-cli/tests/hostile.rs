@@ -367,6 +367,8 @@ fn records_search_that_evaluates_nothing_is_refused() {
 fn malformed_small_inputs_are_refused_clearly() {
     refused(&["play", "-v", "300", "--partial", "255/1"], &["--values", "300"]);
     refused(&["play", "-c", "0", "--partial", "1/1"], &["--colours", "0"]);
+    refused(&["play", "-c", "2", "--partial", "5,3/5,4,5"], &["value 5 appears 3 times"]);
+    run_ok(&["play", "-c", "2", "--partial", "5,3/5,4,1"]);
     refused(&["play", "1,,2/1,2"], &["missing between two commas"]);
     let dir = scratch!("small");
     let recipe = dir.join("c0.recipe");
