@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap;
 #[derive(Debug, thiserror::Error)]
 pub enum LratError {
     /// A file could not be read.
-    #[error("cannot read {what}: {source}")]
+    #[error("cannot read {what}")]
     Io {
         /// Which file.
         what: &'static str,
@@ -246,6 +246,30 @@ mod tests {
 
     fn run(cnf: &str, proof: &str) -> Result<Checked, LratError> {
         check(cnf.as_bytes(), proof.as_bytes())
+    }
+
+    /// A file that cannot be read is said once: what was read in the error, the cause as its
+    /// source (which a report of the whole chain prints after it), also inside a solver error.
+    #[test]
+    fn a_read_error_names_its_cause_once() {
+        struct Failing;
+        impl io::Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::other("disk on fire"))
+            }
+        }
+        let e = check(io::BufReader::new(Failing), PROOF.as_bytes()).unwrap_err();
+        let e = crate::solve::SolveError::from(e);
+        let mut chain = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            chain = format!("{chain}: {s}");
+            source = s.source();
+        }
+        assert_eq!(
+            chain,
+            "the solver's proof did not check, no verdict: cannot read the CNF: disk on fire"
+        );
     }
 
     #[test]

@@ -124,8 +124,9 @@ pub enum SolveError {
     /// The aligned question is refused.
     #[error(transparent)]
     Aligned(#[from] crate::aligned::AlignedError),
-    /// A file could not be written or read.
-    #[error("{what}: {source}")]
+    /// A file could not be written or read (the cause is the error's source, which a report of
+    /// the whole chain prints after it).
+    #[error("{what}")]
     Io {
         /// What was being done.
         what: String,
@@ -136,7 +137,7 @@ pub enum SolveError {
     #[error("the solver refused {0}")]
     Solver(String),
     /// The proof of an unsatisfiable formula did not check: no verdict.
-    #[error("the solver's proof did not check, no verdict: {0}")]
+    #[error("the solver's proof did not check, no verdict")]
     Proof(#[from] LratError),
     /// A model that the engine does not replay as a loop: a bug of the encoding.
     #[error("the solver's position {0} does not {1} when played: the encoding is wrong")]
