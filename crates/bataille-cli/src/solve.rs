@@ -137,11 +137,13 @@ const INSTANCES_HEADER: &str = "deals,verdict,loops_found,vars,clauses,solver_ca
 solve_s,check_s,proof_bytes,proof_sha256,proof_steps,cnf_sha256,solver";
 
 impl RunArgs {
-    /// After the last period: the proofs directory named (with --keep) or removed (empty).
+    /// After the last period: the proofs directory named (with --keep, when this run kept
+    /// any there) or removed (when empty).
     pub(crate) fn put_away_proofs(&self, settings: &Settings) {
-        if self.keep {
+        let kept = std::fs::read_dir(&settings.work_dir).is_ok_and(|mut d| d.next().is_some());
+        if self.keep && kept {
             println!("proofs:    {}", settings.work_dir.display());
-        } else {
+        } else if !kept {
             let _ = std::fs::remove_dir(&settings.work_dir);
         }
     }
