@@ -9,9 +9,9 @@
 #      bar for the 52-card optimized cell), 10 shards at a time, each ten followed by
 #      scripts/position-records.sh on it;
 #   3. the SAT questions still open on the known loops (scripts/sat-solves.sh, LIMIT=1800 a
-#      part for the first two: their parts take up to 680 s): c4v7-natural-cards (every loop
-#      of C=4 V=7 turning up to 28 cards, where loops of 26 tricks are known: the shortest
-#      loops' lower bound), c4v6-natural-cards, then c4v13-natural-cards;
+#      part for the first two: c4v6's parts take up to 680 s): c4v7-natural-cards (no loop of
+#      C=4 V=7 turns 1 to 27 cards? loops turning 28 are known: the shortest loops' lower
+#      bound), c4v6-natural-cards, then c4v13-natural-cards;
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
 #      checkpoints in results/hunts/checkpoints), each followed by scripts/position-records.sh
@@ -36,7 +36,8 @@ if [[ ${1:-} == status ]]; then
     scripts/position-hunt-52.sh uniform status
     METHOD=optimized scripts/position-hunt-52.sh uniform status
     # The walks back from the hunts' longest games: the games done, and the shards they came from.
-    [[ -f results/records-backward/from-positions.csv ]] && awk -F, 'NR > 1 && $1 ~ /hunt-52/ { run = $1; sub(/.*\//, "", run); n[run]++; if ($2 > s[run]) s[run] = $2 }
+    # (A run in one piece, not in shards, counts as one shard.)
+    [[ -f results/records-backward/from-positions.csv ]] && awk -F, 'NR > 1 { run = $1; sub(/.*\//, "", run); n[run]++; if ($2 > s[run]) s[run] = $2 }
         END { for (r in n) printf "%s walk back: %d games searched, the latest from %d finished shards\n", r, n[r], s[r] }' \
         results/records-backward/from-positions.csv | sort
     for name in "${V8_HUNTS[@]}"; do
@@ -51,7 +52,7 @@ if [[ ${1:-} == status ]]; then
     done
     scripts/sat-solves.sh table | awk -F' [|] ' -v questions="${SAT_QUESTIONS[*]}" '
         BEGIN { n = split(questions, q, " ") }
-        { line[substr($1, 3)] = sprintf("periods certified %s, undecided at %s", $2, $4) }
+        { line[substr($1, 3)] = sprintf("periods certified %s, undecided at %s", $2 ~ /^-/ ? "none yet" : $2, $4) }
         END { for (i = 1; i <= n; i++) printf "%s: %s\n", q[i], (q[i] in line) ? line[q[i]] : "not started" }'
     exit 0
 fi
@@ -119,7 +120,10 @@ step env LIMIT=1800 THREADS="$THREADS" scripts/sat-solves.sh c4v7-natural-cards
 step env LIMIT=1800 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 step env THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
 for name in "${V8_HUNTS[@]}"; do
-    step env CHECKPOINTS=results/hunts/checkpoints THREADS="$THREADS" scripts/record-hunts.sh "$name"
+    # (A finished hunt run again would play nothing and rewrite its metadata with that.)
+    if ! grep -qsx 'complete,true' "results/hunts/$name/summary.csv"; then
+        step env CHECKPOINTS=results/hunts/checkpoints THREADS="$THREADS" scripts/record-hunts.sh "$name"
+    fi
     step scripts/position-records.sh "results/hunts/$name"
 done
 optimized_to 100

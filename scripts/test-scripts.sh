@@ -259,7 +259,11 @@ check "long-runs refuses a stray argument" 2 scripts/long-runs.sh go
 mkdir -p results/hunts/checkpoints
 printf 'bataille-search state 1\nmode random 26000000000\ncounts 81920 40960 40960 0 0 0\n' \
     >results/hunts/checkpoints/c4v8-optimized-positions-2.ckpt
+mkdir -p results/sat/c4v6-natural-cards
+printf 'period_cards,deals,verdict\n' >results/sat/c4v6-natural-cards/instances.csv
 check "long-runs status" 0 scripts/long-runs.sh status
+has "  ... and a SAT question started with nothing certified yet" "c4v6-natural-cards: periods certified none yet"
+rm -r results/sat/c4v6-natural-cards
 has "  ... says where the natural hunt stands" "natural-uniform: "
 has "  ... and a 32-card hunt not started" "c4v8-natural-positions-2: not started"
 has "  ... and a SAT question not started" "c4v7-natural-cards: not started"

@@ -137,8 +137,8 @@ const INSTANCES_HEADER: &str = "deals,verdict,loops_found,vars,clauses,solver_ca
 solve_s,check_s,proof_bytes,proof_sha256,proof_steps,cnf_sha256,solver";
 
 impl RunArgs {
-    /// After the last period: the proofs directory named (with --keep, when this run kept
-    /// any there) or removed (when empty).
+    /// After the last period: the proofs directory named (with --keep, when it holds proofs,
+    /// this run's or an earlier one's) or removed (when empty).
     pub(crate) fn put_away_proofs(&self, settings: &Settings) {
         let kept = std::fs::read_dir(&settings.work_dir).is_ok_and(|mut d| d.next().is_some());
         if self.keep && kept {
@@ -175,18 +175,24 @@ impl RunArgs {
     }
 
     /// metadata.csv of a solver run: the question (`header` is `question,TEXT`), the commands
-    /// of the runs resumed (`earlier_command`, first to last), this run's command, the
-    /// version, this run's solver and checker, its time limit. (Each row of the results names
-    /// the solver that decided it.)
+    /// of the runs resumed (`earlier_command`, first to last, a command run again in a row
+    /// written once), this run's command, the version, this run's solver and checker, its time
+    /// limit. (Each row of the results names the solver that decided it.)
     pub(crate) fn metadata(&self, files: &mut OutputFiles, header: &str) {
         let (q, rest) = header.split_once(',').expect("a key and a value");
         let earlier = self
             .earlier
             .get_or_init(|| if self.resume { earlier_commands(&self.out) } else { Vec::new() });
+        let command = command_line();
+        // The same command run again (a queue restarted, a run resumed after a stop) is one.
+        let earlier = match earlier.split_last() {
+            Some((last, before)) if *last == command => before,
+            _ => earlier.as_slice(),
+        };
         let mut rows = vec![(q, rest.to_string())];
         rows.extend(earlier.iter().map(|c| ("earlier_command", c.clone())));
         rows.extend([
-            ("command", command_line()),
+            ("command", command),
             ("version", env!("CARGO_PKG_VERSION").to_string()),
             ("solver", self.solver_config.solver()),
             ("checker", "bataille_sat::lrat (RUP steps only)".to_string()),

@@ -71,6 +71,7 @@ fn first_loop_stops_the_search_and_proofs_are_kept_on_request() {
         out.to_str().unwrap(),
     ]);
     assert!(o.contains("found: the search stopped at the first loop"), "{o}");
+    assert!(o.contains(&format!("proofs:    {}", out.join("proofs").display())), "{o}");
     let kept: Vec<String> = fs::read_dir(out.join("proofs"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -165,6 +166,10 @@ fn solver_configurations_give_the_same_answers() {
     let to_five = ["cycles", "solve", "-c", "1", "-v", "5", "--max-period", "5"];
     let o = bataille(&[&to_five[..], &["--out", out, "--resume"]].concat());
     assert_eq!(o.status.code(), Some(2), "another question: {}", text(&o));
+    // (Nothing left to solve: no proof kept, so no proofs directory named.)
+    let resumed = run_ok(&[&short[..], &["--keep", "--out", out, "--resume"]].concat());
+    assert!(!resumed.contains("proofs:"), "{resumed}");
+    // The same command again is not written twice.
     run_ok(&[&short[..], &["--keep", "--out", out, "--resume"]].concat());
     let metadata = fs::read_to_string(mixed.join("metadata.csv")).unwrap();
     let commands: Vec<&str> = metadata

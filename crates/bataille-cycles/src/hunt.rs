@@ -16,10 +16,10 @@
 //!   Very uneven splits end within a few tricks, so they cost little.
 //! - [`Sampler::Piles`]: a uniform position whose hands are then made runs of piles, the shape
 //!   of every position on a loop ([`crate::piles`]): each pair of cards counted from the bottom
-//!   of a hand put in non-increasing order (non-decreasing for a player who stacks ascending;
-//!   first-player-first stacking, whose pairs go by player, is refused). A loop passes through such positions only, so the
-//!   sampler spends nothing on positions that cannot lie on a loop (they may still lead into
-//!   one).
+//!   of a hand put in non-increasing order (non-decreasing for a player who stacks
+//!   ascending; first-player-first stacking, whose pairs go by player, is refused). A loop
+//!   passes through such positions only, so the sampler spends nothing on positions that
+//!   cannot lie on a loop (they may still lead into one).
 //! - [`Sampler::Insert`] (seeded): a known loop of a smaller deck (a seed), its values mapped to
 //!   a random set of the deck's values in their order, and the missing cards inserted at random
 //!   places: a position that plays like the seed's loop as long as the new cards stay apart.
@@ -92,8 +92,9 @@ pub enum HuntError {
     TooSmall(usize),
     /// The piles sampler with a method whose piles have no shape in values.
     #[error(
-        "the piles sampler draws the piles of natural, optimized or ascending stacking, not \
-         {0} (whose pairs go by player, not by value): use --sampler uniform"
+        "the piles sampler draws the piles of natural, optimized or ascending stacking; \
+         first-player-first stacking (methods {0}) pairs the cards by player, not by value: use \
+         --sampler uniform"
     )]
     PilesMethod(String),
 }

@@ -258,8 +258,9 @@ fn lock_beside(path: &Path) -> PathBuf {
 /// Checks the output paths of a long run before any work, creates the output directory and
 /// locks it and the checkpoint ([`Outputs`], to keep until the run ends). A checkpoint that
 /// exists is only continued with `--resume`, its directory must exist, and it cannot be the
-/// output directory itself nor a file the results will be written to. The output directory, when it holds files (the checkpoint aside),
-/// must be this run's own (`resume` and `own` says so) or `replace` must be given.
+/// output directory itself nor a file the results will be written to. The output directory,
+/// when it holds files (the checkpoint aside), must be this run's own (`resume` and `own` says
+/// so) or `replace` must be given.
 pub(crate) fn prepare_outputs(
     checkpoint: Option<&Path>,
     resume: bool,
