@@ -165,6 +165,42 @@ fn sizes_beyond_their_limits_are_refused_before_any_work() {
         );
         assert!(!ckpt.exists(), "a refusal writes nothing");
     }
+    // The lock file of the directory is removed at the end: no checkpoint there either.
+    let lock = own.join(".bataille.lock");
+    refused(
+        &[
+            "explore",
+            "-c",
+            "4",
+            "-v",
+            "3",
+            "--random",
+            "1000",
+            "--checkpoint",
+            s(&lock),
+            "--out",
+            o,
+        ],
+        &["--checkpoint", "would be overwritten"],
+    );
+    // Files are replaced by a rename: a link (or a device) given as a file is refused, not
+    // replaced.
+    let target = own.join("target.csv");
+    let link = own.join("link.csv");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    refused(
+        &["construct", "c1-positions", "--values", "3", "--csv", s(&link)],
+        &["not a regular file"],
+    );
+    let elsewhere = out.with_extension("elsewhere");
+    refused(
+        &["explore", "-c", "4", "-v", "3", "--random", "1000", "--checkpoint", s(&link)]
+            .into_iter()
+            .chain(["--out", s(&elsewhere)])
+            .collect::<Vec<_>>(),
+        &["checkpoint", "not a regular file"],
+    );
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink() && !target.exists());
 }
 
 // 8. Stopped within seconds, and checkpoints within seconds, whatever the deck.

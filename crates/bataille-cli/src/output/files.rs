@@ -277,6 +277,15 @@ pub(crate) fn prepare_outputs(
             );
         }
         check_outside_outputs("--checkpoint", path, out)?;
+        if let Ok(m) = fs::symlink_metadata(path)
+            && !m.file_type().is_file()
+        {
+            bail!(
+                "the checkpoint {} is not a regular file (a link, a device, ...): it is \
+                 replaced by a rename at each save",
+                path.display()
+            );
+        }
         if !resume && path.exists() {
             bail!(
                 "the checkpoint {} already exists: pass --resume to continue it, or remove it",
@@ -356,6 +365,15 @@ pub(crate) fn prepare_file_output(
         if path.is_dir() {
             bail!("cannot write {}: it is a directory", path.display());
         }
+        // The file is replaced by a rename: a device or a link would be replaced, not written.
+        if let Ok(m) = fs::symlink_metadata(path)
+            && !m.file_type().is_file()
+        {
+            bail!(
+                "cannot write {}: it is not a regular file (a link, a device, ...)",
+                path.display()
+            );
+        }
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         if !dir.is_dir() {
             bail!(
@@ -403,7 +421,8 @@ pub(crate) fn same_path(a: &Path, b: &Path) -> bool {
 pub(crate) fn check_outside_outputs(flag: &str, path: &Path, out: &Path) -> Result<()> {
     let in_out = path.parent().is_some_and(|p| same_dir(p, out));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    if in_out && OUTPUT_NAMES.contains(&name) {
+    // (The directory's lock file too: it is removed when the run ends.)
+    if in_out && (OUTPUT_NAMES.contains(&name) || name == LOCK_NAME) {
         bail!(
             "{flag} {} would be overwritten by the results written to {}: choose another file \
              or another --out",
