@@ -6,8 +6,8 @@
 //! forms, the compressed match tables or (with `--brute-force`) the generic solver. What is
 //! here is how each game is shown and read ([`Front`]).
 
-use std::fs::File;
 use std::io::{self, BufRead, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
@@ -19,6 +19,8 @@ use bataille_takeaway::{
     Subtraction, TwoHeapGame, TwoHeapMove, TwoHeapPos, nim,
 };
 use clap::{Args, Subcommand, ValueEnum};
+
+use crate::output::{AtomicFile, prepare_file_output};
 
 /// Flags of `bataille takeaway`.
 #[derive(Debug, Args)]
@@ -731,14 +733,48 @@ fn read_move(input: &mut impl io::BufRead) -> Result<Option<String>> {
 // ---------------------------------------------------------------------------------------------
 // table
 
-fn csv_writer(output: Option<&str>) -> Result<csv::Writer<Box<dyn Write>>> {
-    let w: Box<dyn Write> = match output {
-        Some(path) => {
-            Box::new(File::create(path).with_context(|| format!("cannot create {path}"))?)
+/// Where a table goes: standard output, or a file written whole or not at all.
+enum TableOut {
+    Stdout(io::StdoutLock<'static>),
+    File(AtomicFile, crate::output::files::Outputs),
+}
+
+impl Write for TableOut {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            TableOut::Stdout(w) => w.write(buf),
+            TableOut::File(w, _) => w.write(buf),
         }
-        None => Box::new(io::stdout().lock()),
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            TableOut::Stdout(w) => w.flush(),
+            TableOut::File(w, _) => w.flush(),
+        }
+    }
+}
+
+fn csv_writer(output: Option<&str>) -> Result<csv::Writer<TableOut>> {
+    let w = match output {
+        Some(path) => {
+            let path = Path::new(path);
+            // Checked and locked before any work: a directory, a link, no such directory.
+            let lock = prepare_file_output(Some(path), None, false)?;
+            TableOut::File(AtomicFile::create(path)?, lock)
+        }
+        None => TableOut::Stdout(io::stdout().lock()),
     };
     Ok(csv::Writer::from_writer(w))
+}
+
+/// Ends a table: the file, if any, put in place whole.
+fn finish_table(w: csv::Writer<TableOut>) -> Result<()> {
+    match w.into_inner().map_err(|e| e.into_error())? {
+        TableOut::Stdout(mut out) => out.flush()?,
+        TableOut::File(file, _lock) => file.commit()?,
+    }
+    Ok(())
 }
 
 /// The most rows `table positions` writes.
@@ -777,11 +813,11 @@ fn positions(a: PositionsArgs) -> Result<ExitCode> {
     let brute = spec.brute_force;
     match spec.game {
         GameAt::Nim(g, _) => {
-            let engine = Engine::new(g, a.max, brute)?;
-            let mut w = csv_writer(a.output.as_deref())?;
             if a.rows == 0 || a.rows > 8 {
                 bail!("--rows must be 1 to 8, not {}", a.rows);
             }
+            let engine = Engine::new(g, a.max, brute)?;
+            let mut w = csv_writer(a.output.as_deref())?;
             w.write_record(["rows", "outcome", "nim_sum", "winning_moves"])?;
             for r in nim::sorted_positions(a.rows, a.max) {
                 w.write_record([
@@ -791,7 +827,7 @@ fn positions(a: PositionsArgs) -> Result<ExitCode> {
                     joined(&winning(&engine, &r)?),
                 ])?;
             }
-            w.flush()?;
+            finish_table(w)?;
         }
         GameAt::Subtraction(g, _) => {
             let engine = Engine::new(g, a.max, brute)?;
@@ -805,7 +841,7 @@ fn positions(a: PositionsArgs) -> Result<ExitCode> {
                     take.unwrap_or_default(),
                 ])?;
             }
-            w.flush()?;
+            finish_table(w)?;
         }
         GameAt::Matches(g, _) => {
             let engine = Engine::new(g, a.max, brute)?;
@@ -824,7 +860,7 @@ fn positions(a: PositionsArgs) -> Result<ExitCode> {
                     ])?;
                 }
             }
-            w.flush()?;
+            finish_table(w)?;
         }
         GameAt::TwoHeaps(g, _) => {
             let engine = Engine::new(g, a.max, brute)?;
@@ -846,7 +882,7 @@ fn positions(a: PositionsArgs) -> Result<ExitCode> {
                     }
                 }
             }
-            w.flush()?;
+            finish_table(w)?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -868,7 +904,7 @@ fn sequence(a: SequenceArgs) -> Result<ExitCode> {
             t.outcome(MatchPos::opening(left)).expect("in the table").is_win().to_string(),
         ])?;
     }
-    w.flush()?;
+    finish_table(w)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -56,6 +56,65 @@ fn sync_dir(path: &Path) {
     }
 }
 
+/// A file written piece by piece, whole or not at all: the bytes go to a temporary file beside
+/// it, renamed over it by [`AtomicFile::commit`]; dropped before that (an error on the way), the
+/// temporary file is removed and the old file kept. Every error names the file.
+#[derive(Debug)]
+pub(crate) struct AtomicFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: Option<std::io::BufWriter<fs::File>>,
+}
+
+impl AtomicFile {
+    pub(crate) fn create(path: &Path) -> std::io::Result<AtomicFile> {
+        let tmp = temporary(path);
+        let file = fs::File::create(&tmp).map_err(|e| named(path, e))?;
+        Ok(AtomicFile { path: path.to_path_buf(), tmp, file: Some(std::io::BufWriter::new(file)) })
+    }
+
+    /// Flushes the bytes to disk and puts the file in place.
+    pub(crate) fn commit(mut self) -> std::io::Result<()> {
+        let file = self.file.take().expect("committed once");
+        let result = file
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|f| f.sync_all())
+            .and_then(|()| fs::rename(&self.tmp, &self.path));
+        if let Err(e) = result {
+            let _ = fs::remove_file(&self.tmp);
+            return Err(named(&self.path, e));
+        }
+        sync_dir(&self.path);
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let file = self.file.as_mut().expect("not committed");
+        file.write(buf).map_err(|e| named(&self.path, e))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let file = self.file.as_mut().expect("not committed");
+        file.flush().map_err(|e| named(&self.path, e))
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// An I/O error with the file it happened to.
+fn named(path: &Path, e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
 /// Writes `bytes` to `path` atomically: a temporary file beside it, flushed to disk, renamed.
 /// On failure the temporary file is removed, `path` keeps its old content, and the error
 /// names `path`.

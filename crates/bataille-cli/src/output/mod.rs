@@ -20,7 +20,7 @@ pub(crate) mod progress;
 pub(crate) mod stop;
 
 pub(crate) use files::{
-    LOCK_NAME, MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, check_appendable,
+    AtomicFile, LOCK_NAME, MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, check_appendable,
     check_outside_outputs, prepare_file_output, prepare_outputs, read_bounded, write_atomic,
 };
 
