@@ -237,6 +237,10 @@ fn aligned_repeat_and_combine() {
     );
     check(&["aligned", "repeat", V4, "--times", "0"], 2, &[]);
     check(&["aligned", "combine", V4, "[5, 3] / [2, 4, 1]"], 2, &[]);
+    // The round cap is a depth of the search: bounded (it overflowed the stack, or an add).
+    for rounds in ["0", "65", "18446744073709551615"] {
+        check(&["aligned", "blocks", "--cards", "8", "--max-rounds", rounds], 2, &[]);
+    }
 }
 
 /// `aligned blocks` writes the committed 8-card catalogue again, and every row of a unit whose

@@ -57,6 +57,10 @@ use bataille_search::sealed;
 /// The largest n (cards per hand) searched.
 pub const MAX_HALF: usize = 16;
 
+/// The largest round cap of the search (`--max-rounds`): far beyond any use (the default is 8),
+/// well within the stack.
+pub const MAX_ROUNDS: usize = 64;
+
 /// Rounds followed during the depth-first search (beyond them, complete positions are played).
 pub const PRUNE_LEVELS: usize = 6;
 
@@ -77,9 +81,10 @@ pub enum BlocksError {
     /// The maximum multiplicity is 0.
     #[error("the maximum multiplicity must be at least 1, got 0")]
     Multiplicity,
-    /// The round cap is 0.
-    #[error("the round cap must be at least 1, got 0")]
-    Rounds,
+    /// The round cap is 0, or above [`MAX_ROUNDS`] (each round followed is a level of the
+    /// recursive search).
+    #[error("the round cap must be 1 to {MAX_ROUNDS}, got {0}")]
+    Rounds(usize),
 }
 
 impl BlocksSpec {
@@ -97,8 +102,8 @@ impl BlocksSpec {
         if max_multiplicity == 0 {
             return Err(BlocksError::Multiplicity);
         }
-        if max_rounds == 0 {
-            return Err(BlocksError::Rounds);
+        if max_rounds == 0 || max_rounds > MAX_ROUNDS {
+            return Err(BlocksError::Rounds(max_rounds));
         }
         Ok(BlocksSpec { cards, max_multiplicity, max_rounds })
     }
