@@ -249,7 +249,8 @@ impl Plan {
     /// The ranks (exhaustive) or deal numbers (random) of unit `u`.
     pub fn unit_range(&self, u: u64) -> (u64, u64) {
         let start = u * self.key.unit_size;
-        (start, (start + self.key.unit_size).min(self.space))
+        // (Saturating: the last unit of a run of nearly 2^64 deals ends at the run's end.)
+        (start, start.saturating_add(self.key.unit_size).min(self.space))
     }
 
     /// The random stream of unit `u`: for a given seed, distinct units get distinct generator
@@ -470,6 +471,19 @@ mod tests {
         assert_eq!(key(4, 6).0, MAX_EXHAUSTIVE_UNIT);
         assert_eq!(key(1, 20).0, MAX_EXHAUSTIVE_UNIT);
         assert_eq!(key(3, 8).0, MAX_EXHAUSTIVE_UNIT);
+    }
+
+    /// A random run of nearly 2^64 deals: its last unit ends at the run's end (it overflowed).
+    #[test]
+    fn the_last_unit_of_the_largest_run_ends_at_its_end() {
+        use bataille_engine::{DeckSpec, Limits, Method, Methods};
+        let m = Methods::both(Method::Natural);
+        let game = crate::Bataille::new(DeckSpec::new(4, 3).unwrap(), m, Limits::default_for(m));
+        let plan = Plan::new(&game, Mode::Random { deals: u64::MAX }, 0, 10).unwrap();
+        let last = plan.key().units - 1;
+        let (start, end) = plan.unit_range(last);
+        assert!(start < end && end == u64::MAX, "{start} {end}");
+        assert_eq!(plan.unit_range(0), (0, plan.key().unit_size));
     }
 
     #[test]
