@@ -201,6 +201,17 @@ fn sizes_beyond_their_limits_are_refused_before_any_work() {
         &["checkpoint", "not a regular file"],
     );
     assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink() && !target.exists());
+    // One file for the records and the checkpoint: refused before the run, however spelled.
+    let both = own.join("both.csv");
+    let spelled = format!("{}/./both.csv", s(&own));
+    refused(
+        &["explore", "-c", "4", "-v", "3", "--exhaustive", "--records", s(&both)]
+            .into_iter()
+            .chain(["--checkpoint", &spelled, "--out", s(&elsewhere)])
+            .collect::<Vec<_>>(),
+        &["--records and --checkpoint are the same file"],
+    );
+    assert!(!both.exists() && !elsewhere.exists(), "a refusal writes nothing");
 }
 
 // 8. Stopped within seconds, and checkpoints within seconds, whatever the deck.

@@ -475,6 +475,15 @@ pub(crate) fn same_path(a: &Path, b: &Path) -> bool {
     a == b || fs::canonicalize(a).ok().is_some_and(|x| fs::canonicalize(b).ok() == Some(x))
 }
 
+/// Whether `a` and `b` name the same file, existing or not: the same path, or the same name in
+/// the same directory however it is spelled (`rr.csv`, `./rr.csv`, `d/../rr.csv`).
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    same_path(a, b)
+        || (a.file_name().is_some()
+            && a.file_name() == b.file_name()
+            && same_dir(a.parent().unwrap_or(Path::new("")), b.parent().unwrap_or(Path::new(""))))
+}
+
 /// Refuses a file the user gave (`flag`, e.g. the records file) that the results written to
 /// `out` would replace or remove.
 pub(crate) fn check_outside_outputs(flag: &str, path: &Path, out: &Path) -> Result<()> {
