@@ -182,7 +182,7 @@ fn run_staged(
          - machine: {}\n- threads: {threads}\n- elapsed: {elapsed:.1} s\n\n\
          Every file here but this note is identical for the same recipe, whatever the threads.\n",
         command_line(),
-        path.display(),
+        crate::output::shown_file(path),
         recipe.kind(),
         recipe.seed().map_or("none (no random deals)".to_string(), |s| s.to_string()),
         commit(),

@@ -62,6 +62,9 @@ fn small_run_is_thread_independent_and_feeds_records() {
         note.contains("- seed: 3") && note.contains("- commit: ") && note.contains("- threads: 1"),
         "{note}"
     );
+    // The recipe was named by an absolute path outside the working directory: no machine path
+    // in the note.
+    assert!(note.contains("- recipe: `<outside>/tiny.recipe`"), "{note}");
 
     // The records table reads that run's longest games, and the shared file when present.
     let records = dir.join("records.recipe");

@@ -74,6 +74,12 @@ fn shown(arg: &str, cwd: Option<&Path>) -> String {
     shown_path(arg, cwd)
 }
 
+/// A path as the files write it: relative to the working directory when inside it,
+/// `<outside>/NAME` otherwise (no machine path in a written file).
+pub(crate) fn shown_file(path: &Path) -> String {
+    shown_path(&path.to_string_lossy(), std::env::current_dir().ok().as_deref())
+}
+
 fn shown_path(text: &str, cwd: Option<&Path>) -> String {
     let path = Path::new(text);
     if !path.is_absolute() {

@@ -51,7 +51,7 @@ pub(crate) fn print_failed(e: &std::io::Error) -> ! {
 }
 pub(crate) use metadata::{
     append_records, check_records_file, command_line, commit, machine, read_records,
-    replay_command, report_appended, utc_now,
+    replay_command, report_appended, shown_file, utc_now,
 };
 
 /// `n` tricks, in words: "1 trick", "2 tricks".
