@@ -15,7 +15,7 @@ use bataille_constructs::spivey::{
     self, Construction, Labelling, Pattern, Plan, PlanError, Substitution, letter,
 };
 use bataille_constructs::{aligned, lakshtanov};
-use bataille_engine::{Method, Methods, Outcome, Position, aligned as engine_aligned};
+use bataille_engine::{DeckSpec, Method, Methods, Outcome, Position, aligned as engine_aligned};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -168,12 +168,24 @@ fn run_spivey(args: SpiveyArgs) -> Result<ExitCode> {
     spivey_table(&values, &labelling, args.predict_only)
 }
 
+/// `--deal` of `construct spivey`: a deal of the C=1 deck of V values.
+fn read_deal(text: &str, v: usize) -> Result<Position> {
+    let deal = Position::parse(text).with_context(|| format!("cannot read the deal {text:?}"))?;
+    deal.check_deck(DeckSpec::new(1, v)?).with_context(|| format!("--deal {deal}"))?;
+    Ok(deal)
+}
+
 fn spivey_one(
     v: usize,
     labelling: &Labelling,
     deal: Option<&str>,
     predict_only: bool,
 ) -> Result<ExitCode> {
+    // Not the deck at all is a bad input (exit 2), refused before anything is printed; a deck
+    // that does not follow the pattern is an answer (exit 1).
+    if let Some(text) = deal {
+        read_deal(text, v)?;
+    }
     let plan = match Plan::new(v) {
         Ok(plan) => plan,
         Err(PlanError::NotApplicable(why)) if deal.is_some() || given(labelling) => {
@@ -217,8 +229,7 @@ fn spivey_one(
     println!("categories:    {}", ranges.join(", "));
     let construction = match deal {
         Some(text) => {
-            let deal =
-                Position::parse(text).with_context(|| format!("cannot read the deal {text:?}"))?;
+            let deal = read_deal(text, v)?;
             match pattern.read(&deal) {
                 Ok(substitution) => {
                     println!("labelling:     read from the deal: it follows the pattern");

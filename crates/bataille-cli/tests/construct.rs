@@ -237,6 +237,12 @@ fn aligned_repeat_and_combine() {
     );
     check(&["aligned", "repeat", V4, "--times", "0"], 2, &[]);
     check(&["aligned", "combine", V4, "[5, 3] / [2, 4, 1]"], 2, &[]);
+    // A --deal that is not the deck is a bad input, refused before anything is printed; one
+    // that does not follow the pattern is a finding (exit 1).
+    let out =
+        check(&["construct", "spivey", "--values", "5", "--deal", "[5, 3] / [2, 4, 9]"], 2, &[]);
+    assert!(out.is_empty(), "{out}");
+    check(&["construct", "spivey", "--values", "5", "--deal", "[5, 3] / [2, 1, 4]"], 1, &[]);
     // The round cap is a depth of the search: bounded (it overflowed the stack, or an add).
     for rounds in ["0", "65", "18446744073709551615"] {
         check(&["aligned", "blocks", "--cards", "8", "--max-rounds", rounds], 2, &[]);
