@@ -438,6 +438,12 @@ fn run_even(args: EvenArgs) -> Result<ExitCode> {
         }
         None => None,
     };
+    // A split fits every deck asked, or nothing is printed.
+    if let Some(s) = split {
+        for &v in &values {
+            aligned::even_deck(v, Some(s))?;
+        }
+    }
     let natural = Methods::both(Method::Natural);
     if let [v] = values[..] {
         if split.is_none() && aligned::decompositions(v).is_empty() {

@@ -243,6 +243,25 @@ fn aligned_repeat_and_combine() {
         check(&["construct", "spivey", "--values", "5", "--deal", "[5, 3] / [2, 4, 9]"], 2, &[]);
     assert!(out.is_empty(), "{out}");
     check(&["construct", "spivey", "--values", "5", "--deal", "[5, 3] / [2, 1, 4]"], 1, &[]);
+    // Ranges are checked whole before any row is printed.
+    for args in [
+        &["aligned", "cover", "-c", "1", "-v", "250..257"][..],
+        &["aligned", "cover", "-c", "4", "-v", "65"],
+        &["construct", "aligned", "--values", "4..10", "--split", "1,0"],
+    ] {
+        let out = check(args, 2, &[]);
+        assert!(out.is_empty(), "{args:?}: {out}");
+    }
+    // A directory with no catalogue in it is refused, not read as "no cover".
+    let empty = std::env::temp_dir().join(format!("bataille-no-catalogue-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = check(
+        &["aligned", "cover", "-c", "4", "-v", "4", "--catalogue", empty.to_str().unwrap()],
+        2,
+        &[],
+    );
+    assert!(out.is_empty(), "{out}");
+    std::fs::remove_dir_all(&empty).unwrap();
     // The round cap is a depth of the search: bounded (it overflowed the stack, or an add).
     for rounds in ["0", "65", "18446744073709551615"] {
         check(&["aligned", "blocks", "--cards", "8", "--max-rounds", rounds], 2, &[]);

@@ -256,6 +256,9 @@ fn range(text: &str, what: &str) -> Result<std::ops::RangeInclusive<usize>> {
 pub(crate) fn run_cover(args: CoverArgs) -> Result<ExitCode> {
     let colours = range(&args.colours, "-c")?;
     let values = range(&args.values, "-v")?;
+    // The whole range is checked before any row: its largest deck is the one that can fail.
+    bataille_engine::DeckSpec::new(*colours.end(), *values.end())
+        .with_context(|| format!("-c {} -v {}", args.colours, args.values))?;
     let rows = read_catalogue(&args.catalogue)?;
     // A composite block is two blocks laid end to end: the prime ones cover every deck the
     // composite ones do.
@@ -318,6 +321,9 @@ pub(crate) fn read_catalogue(dir: &Path) -> Result<Vec<CatalogueRow>> {
         })
         .collect();
     files.sort();
+    if files.is_empty() {
+        bail!("{} holds no catalogue (no blocks-N.csv file)", dir.display());
+    }
     let mut rows = Vec::new();
     for path in files {
         let text = crate::output::read_bounded(&path, crate::output::MAX_RECORDS_BYTES)?
