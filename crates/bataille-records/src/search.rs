@@ -683,6 +683,13 @@ impl SearchState {
                     let cards = num(w.next())?;
                     let iteration = num(w.next())?;
                     let d = deal(w.next().ok_or_else(|| bad("no deal"))?)?;
+                    // The game is played again: a best game is what its deal plays.
+                    let mut b = Buffers::default();
+                    let plays = matches!(evaluate(cfg, &d, &mut b),
+                        Eval::Finished { tricks: t, cards: c } if (t, c) == (tricks, cards));
+                    if !plays || iteration > chain.done {
+                        return Err(bad("a best game is not what its deal plays"));
+                    }
                     chain.best[slot] =
                         Some(Found { tricks, cards, deal: d, chain: chain.index, iteration });
                 }
@@ -706,6 +713,11 @@ impl SearchState {
         }
         if chains.len() != cfg.chains {
             return Err(bad("wrong number of chains"));
+        }
+        // Totals are summed later: they must fit.
+        let total = |f: fn(&Chain) -> u64| chains.iter().try_fold(0u64, |s, c| s.checked_add(f(c)));
+        if total(|c| c.done).is_none() || total(|c| c.loops_met).is_none() {
+            return Err(bad("the chains' counts add up to more than 2^64"));
         }
         Ok(SearchState { key: key.to_string(), chains })
     }

@@ -79,6 +79,9 @@ pub enum StateError {
         /// What was wrong.
         what: String,
     },
+    /// Lines that read well but do not agree with one another.
+    #[error("the state file is corrupt: {0}")]
+    Inconsistent(String),
     /// The state belongs to another run.
     #[error("the saved state is for another run: {0}")]
     Mismatch(String),
@@ -356,9 +359,10 @@ impl<'a> Parser<'a> {
             },
             None => 0,
         };
+        let stride_line = self.next_index();
         let stride = self.single("stride")?;
         if stride == 0 {
-            return Err(Parser::err(0, "stride 0"));
+            return Err(Parser::err(stride_line, "stride 0"));
         }
         let mut classes = BTreeMap::new();
         while let Some((i, f)) = self.optional("done")? {
@@ -378,7 +382,7 @@ impl<'a> Parser<'a> {
         }
         let done = UnitSet::from_parts(stride, classes);
         if done.len() > units {
-            return Err(Parser::err(0, "more units done than the run has"));
+            return Err(inconsistent("more units done than the run has"));
         }
         let mut stats = Stats::with_loop_deals(top, loop_deals).keeping_cycles(max_cycles);
         let (i, f) = self.line("counts")?;
@@ -392,6 +396,7 @@ impl<'a> Parser<'a> {
         stats.cards = self.moments("cards")?;
         stats.tricks_histogram = self.histogram("tricks")?;
         stats.cards_histogram = self.histogram("cards")?;
+        check_counts(&stats, done.len().checked_mul(unit_size))?;
         for measure in [Measure::Tricks, Measure::Cards] {
             let mut records = Vec::new();
             let prefix = format!("record {} ", measure.name());
@@ -408,7 +413,7 @@ impl<'a> Parser<'a> {
                 });
             }
             if records.len() > top {
-                return Err(Parser::err(0, "more records than kept"));
+                return Err(inconsistent("more records than kept"));
             }
             stats.set_records(measure, records);
         }
@@ -423,7 +428,7 @@ impl<'a> Parser<'a> {
                 shortest = Some((num(i, tail)?, cards(i, deal)?, id));
             }
             if shortest.is_some() != (stats.looping_deals > 0) {
-                return Err(Parser::err(0, "a shortest tail is given iff a deal loops"));
+                return Err(inconsistent("a shortest tail is given iff a deal loops"));
             }
         }
         while let Some((i, f)) = self.optional("loop")? {
@@ -466,6 +471,11 @@ impl<'a> Parser<'a> {
         Ok(State { key, done, stats })
     }
 
+    /// The index of the next line (for an error found after reading it).
+    fn next_index(&mut self) -> usize {
+        self.lines.peek().map_or(usize::MAX - 1, |(i, _)| *i)
+    }
+
     fn single(&mut self, tag: &str) -> Result<u64, StateError> {
         let (i, f) = self.line(tag)?;
         match f[..] {
@@ -502,8 +512,45 @@ impl<'a> Parser<'a> {
 /// Checks that the loops read agree with the counts and the cap: every looping deal in its
 /// loop unless the cap dropped loops, exactly `max_cycles` loops then, and a shortest tail
 /// that is the least of the kept loops' or belongs to a dropped loop.
+/// A state whose lines disagree with one another (no one line is to blame).
+fn inconsistent(what: &str) -> StateError {
+    StateError::Inconsistent(what.to_string())
+}
+
+/// The counts agree with one another: every deal finished (won or drawn), looped or was capped;
+/// no more deals than the units done hold (`most`, when it fits in 64 bits); the moments and
+/// histograms count exactly the finished games, and the moments are the histograms' sums.
+fn check_counts(stats: &Stats, most: Option<u64>) -> Result<(), StateError> {
+    let sum = |xs: &[u64]| xs.iter().try_fold(0u64, |s, &x| s.checked_add(x));
+    let finished = sum(&[stats.first_wins, stats.second_wins, stats.draws]);
+    let all = finished.and_then(|f| sum(&[f, stats.looping_deals, stats.capped]));
+    let Some(finished) = finished.filter(|_| all == Some(stats.deals)) else {
+        return Err(inconsistent("the outcomes do not add up to the deals counted"));
+    };
+    if most.is_some_and(|m| stats.deals > m) {
+        return Err(inconsistent("more deals than the units done hold"));
+    }
+    for (name, m, h) in [
+        ("tricks", &stats.tricks, &stats.tricks_histogram),
+        ("cards", &stats.cards, &stats.cards_histogram),
+    ] {
+        let totals = h.iter().try_fold((0u64, 0u128, 0u128), |(n, s, q), (v, c)| {
+            let (v, c) = (u128::from(v), u128::from(c));
+            Some((n.checked_add(u64::try_from(c).ok()?)?, s.checked_add(v * c)?, {
+                q.checked_add(v.checked_mul(v)?.checked_mul(c)?)?
+            }))
+        });
+        if m.n != finished || totals != Some((m.n, m.sum, m.sum_sq)) {
+            return Err(inconsistent(&format!(
+                "the {name} moments and histogram do not count the finished games"
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn check_loops(stats: &Stats, shortest: Option<&(u64, Vec<u8>, u64)>) -> Result<(), StateError> {
-    let bad = |what: &str| Err(Parser::err(0, what));
+    let bad = |what: &str| Err(inconsistent(what));
     if stats.loops.values().any(|l| l.deals == 0) {
         return bad("a loop reached by no deal");
     }

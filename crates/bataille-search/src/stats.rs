@@ -74,10 +74,11 @@ impl Moments {
         self.sum_sq += u128::from(x) * u128::from(x);
     }
 
+    // (Merges saturate: parts read from files are checked, but a sum of several is not.)
     fn merge(&mut self, o: &Moments) {
-        self.n += o.n;
-        self.sum += o.sum;
-        self.sum_sq += o.sum_sq;
+        self.n = self.n.saturating_add(o.n);
+        self.sum = self.sum.saturating_add(o.sum);
+        self.sum_sq = self.sum_sq.saturating_add(o.sum_sq);
     }
 
     /// The mean, or `None` with no value.
@@ -143,10 +144,11 @@ impl Histogram {
             self.dense.resize(o.dense.len(), 0);
         }
         for (a, b) in self.dense.iter_mut().zip(&o.dense) {
-            *a += b;
+            *a = a.saturating_add(*b);
         }
         for (&v, &n) in &o.sparse {
-            *self.sparse.entry(v).or_insert(0) += n;
+            let c = self.sparse.entry(v).or_insert(0);
+            *c = c.saturating_add(n);
         }
     }
 
@@ -323,7 +325,7 @@ impl LoopStats {
             self.kept.insert(deal.clone(), tail);
         }
         self.cap(cap);
-        self.deals += o.deals;
+        self.deals = self.deals.saturating_add(o.deals);
         if o.example < self.example {
             self.example.clone_from(&o.example);
         }
@@ -550,12 +552,12 @@ impl Stats {
     pub fn merge(&mut self, o: &Stats) {
         debug_assert_eq!(self.loop_deals, o.loop_deals, "merging runs with different caps");
         debug_assert_eq!(self.max_cycles, o.max_cycles, "merging runs with different caps");
-        self.deals += o.deals;
-        self.first_wins += o.first_wins;
-        self.second_wins += o.second_wins;
-        self.draws += o.draws;
-        self.looping_deals += o.looping_deals;
-        self.capped += o.capped;
+        self.deals = self.deals.saturating_add(o.deals);
+        self.first_wins = self.first_wins.saturating_add(o.first_wins);
+        self.second_wins = self.second_wins.saturating_add(o.second_wins);
+        self.draws = self.draws.saturating_add(o.draws);
+        self.looping_deals = self.looping_deals.saturating_add(o.looping_deals);
+        self.capped = self.capped.saturating_add(o.capped);
         self.tricks.merge(&o.tricks);
         self.cards.merge(&o.cards);
         self.tricks_histogram.merge(&o.tricks_histogram);

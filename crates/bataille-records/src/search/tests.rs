@@ -100,6 +100,32 @@ fn checkpoints_are_checked() {
     let other = Config { seed: 4, ..c.clone() };
     assert!(matches!(SearchState::decode(&text, &other), Err(RecordsError::Mismatch(_))));
     assert!(matches!(SearchState::decode("", &c), Err(RecordsError::Corrupt(_))));
+    // Edited and sealed again: a best game its deal does not play, or counts past 2^64, are
+    // refused all the same (one was appended to a records file, the other overflowed).
+    let body = sealed::open(&text, MAGIC).unwrap().into_owned();
+    let reseal = |f: &dyn Fn(&str) -> String| {
+        let lines: Vec<String> = body.lines().map(f).collect();
+        sealed::seal(&(lines.join("\n") + "\n"))
+    };
+    assert!(SearchState::decode(&reseal(&|l| l.to_string()), &c).is_ok());
+    let longer = reseal(&|l| {
+        let mut w: Vec<String> = l.split(' ').map(str::to_string).collect();
+        if w[0] == "best" {
+            w[2] = (w[2].parse::<u64>().unwrap() + 1).to_string();
+        }
+        w.join(" ")
+    });
+    let e = SearchState::decode(&longer, &c).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("not what its deal plays"), "{e}");
+    let huge = reseal(&|l| {
+        let mut w: Vec<String> = l.split(' ').map(str::to_string).collect();
+        if w[0] == "chain" {
+            w[2] = u64::MAX.to_string();
+        }
+        w.join(" ")
+    });
+    let e = SearchState::decode(&huge, &c).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("more than 2^64"), "{e}");
 }
 
 #[test]

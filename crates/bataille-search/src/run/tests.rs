@@ -547,3 +547,41 @@ fn sample_speed_measures_a_positive_rate() {
     let speed = sample_speed(&game, Duration::from_millis(20));
     assert!(speed.is_finite() && speed > 0.0, "{speed}");
 }
+
+/// A state whose checksum was recomputed after an edit is still read with care: counts that do
+/// not agree with one another are refused (they made `merge` overflow, or gave impossible
+/// files), with the line to blame when there is one.
+#[test]
+fn resealed_states_that_disagree_are_refused() {
+    let game = bataille(4, 3, Methods::both(Method::Natural));
+    let plan = Plan::with_unit_size(&game, Mode::Random { deals: 300 }, 5, 3, 64).unwrap();
+    let text = explore_sequential(&game, &plan).encode();
+    let body = crate::sealed::open(&text, "bataille-search state 1").unwrap().into_owned();
+    let edit = |tag: &str, field: usize, value: &str| {
+        let lines: Vec<String> = body
+            .lines()
+            .map(|l| {
+                let mut f: Vec<&str> = l.split(' ').collect();
+                if l.starts_with(tag) {
+                    f[field] = value;
+                }
+                f.join(" ")
+            })
+            .collect();
+        crate::sealed::seal(&(lines.join("\n") + "\n"))
+    };
+    assert!(State::decode(&edit("counts", 1, "300")).is_ok(), "the edit itself is neutral");
+    let max = u64::MAX.to_string();
+    for (tag, field, value, why) in [
+        ("counts", 1, max.as_str(), "the outcomes do not add up"),
+        ("counts", 2, "0", "the outcomes do not add up"),
+        ("done", 2, "0-1", "more deals than the units done hold"),
+        ("moments tricks", 2, max.as_str(), "tricks moments and histogram"),
+        ("moments cards", 4, "7", "cards moments and histogram"),
+        ("histogram tricks", 2, "1:999", "tricks moments and histogram"),
+    ] {
+        let forged = edit(tag, field, value);
+        let e = State::decode(&forged).map(|_| ()).unwrap_err().to_string();
+        assert!(e.contains(why), "{tag} {value}: {e}");
+    }
+}
