@@ -238,3 +238,34 @@ fn census_shards_merge_into_the_whole_run() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("lower --budget"), "{}", text(&o));
 }
+
+/// A part whose kept longest game was edited (a deal of another deck) and sealed again is
+/// refused by `merge`: it would have gone to records.csv.
+#[test]
+fn a_forged_longest_game_is_not_merged() {
+    let dir = scratch!("forged");
+    let part = dir.join("part");
+    run_ok(&["explore", "-c", "4", "-v", "3", "--random", "2000", "--out", part.to_str().unwrap()]);
+    let state = fs::read_to_string(part.join("state.txt")).unwrap();
+    let body = bataille_search::sealed::open(&state, "bataille-search state 1").unwrap();
+    let forged: Vec<String> = body
+        .lines()
+        .map(|l| {
+            if l.starts_with("record tricks ") {
+                let mut f: Vec<&str> = l.split(' ').collect();
+                let last = f.len() - 1;
+                f[last] = "9,9,9,9,9,9,9,9,9,9,9,9";
+                f.join(" ")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    fs::write(part.join("state.txt"), bataille_search::sealed::seal(&(forged.join("\n") + "\n")))
+        .unwrap();
+    let merged = dir.join("merged");
+    let o = bataille(&["merge", part.to_str().unwrap(), "--out", merged.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("not one of"), "{}", text(&o));
+    assert!(!merged.exists());
+}
