@@ -263,7 +263,7 @@ fn aligned_repeat_and_combine() {
     assert!(out.is_empty(), "{out}");
     std::fs::remove_dir_all(&empty).unwrap();
     // The round cap is a depth of the search: bounded (it overflowed the stack, or an add).
-    for rounds in ["0", "65", "18446744073709551615"] {
+    for rounds in ["0", "1001", "18446744073709551615"] {
         check(&["aligned", "blocks", "--cards", "8", "--max-rounds", rounds], 2, &[]);
     }
 }
