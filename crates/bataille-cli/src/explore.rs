@@ -244,28 +244,8 @@ fn merge_game<G: DealGame>(
     if plan.key() != &state.key {
         bail!("the state files do not describe a run of {}", state.key.game);
     }
-    // The longest games kept are deals of the game (a position hunt's "deal" ends with the
-    // first hand's length): what the merge writes to records.csv.
-    let mut deck = game.deck().to_vec();
-    deck.sort_unstable();
-    let n = deck.len();
-    for r in
-        state.stats.longest_by_tricks.entries().iter().chain(state.stats.longest_by_cards.entries())
-    {
-        let mut cards = r.deal.get(..n).unwrap_or(&[]).to_vec();
-        cards.sort_unstable();
-        let split_ok = match r.deal.len() - n.min(r.deal.len()) {
-            0 => true,
-            1 => (1..n).contains(&usize::from(r.deal[n])),
-            _ => false,
-        };
-        if cards != deck || !split_ok {
-            bail!(
-                "the state files keep a longest game whose deal is not one of {}",
-                state.key.game
-            );
-        }
-    }
+    // Every deal kept is one of the game's: merged, they are played and written.
+    state.check_deals(game).context("cannot merge")?;
     let (mut files, summary) = results(&args.out, game, &plan, state)?;
     if let Ok(Some(seeds)) = crate::output::read_bounded(
         &args.parts[0].join("seeds.txt"),

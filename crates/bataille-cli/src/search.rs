@@ -168,6 +168,7 @@ pub(crate) fn run_search<G: DealGame>(
                 .with_context(|| format!("cannot resume from {}", path.display()))?;
             state
                 .check_resumable(plan.key(), shard)
+                .and_then(|()| state.check_deals(game))
                 .with_context(|| format!("cannot resume from {}", path.display()))?;
             Some(state)
         }

@@ -46,6 +46,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::game::DealGame;
 use crate::plan::{Mode, RunKey, Shard, UnitSet};
 use crate::stats::{Finish, Histogram, LoopStats, Measure, Moments, Record, Stats, cycle_rank};
 
@@ -131,6 +132,36 @@ impl State {
     /// Whether every unit of the whole run is done.
     pub fn is_complete(&self) -> bool {
         self.done.len() == self.key.units
+    }
+
+    /// Checks that every deal the state keeps (longest games, loops' examples, kept and
+    /// shortest-tail deals) is a deal of `game`: its deck's cards, followed by the first hand's
+    /// length (1 to N − 1) when the game's deals carry one (a position hunt). A state read from
+    /// a file is checked so before its deals are played or written.
+    pub fn check_deals<G: DealGame>(&self, game: &G) -> Result<(), StateError> {
+        let mut deck = game.deck().to_vec();
+        deck.sort_unstable();
+        let n = deck.len();
+        let len = game.deal(&game.worker()).len();
+        let fits = |d: &[u8]| {
+            let mut cards = d.get(..n).unwrap_or(&[]).to_vec();
+            cards.sort_unstable();
+            d.len() == len && cards == deck && (len == n || (1..n).contains(&usize::from(d[n])))
+        };
+        let st = &self.stats;
+        let records = st.longest_by_tricks.entries().iter().chain(st.longest_by_cards.entries());
+        let loops = st.loops.values().flat_map(|l| {
+            [l.example.as_slice(), l.shortest_tail_deal.as_slice()]
+                .into_iter()
+                .chain(l.kept.keys().map(Vec::as_slice))
+        });
+        let ok = records.map(|r| r.deal.as_slice()).chain(loops).all(fits)
+            && st.shortest_tail().is_none_or(|(_, d, _)| fits(d));
+        if ok {
+            Ok(())
+        } else {
+            Err(inconsistent(&format!("a deal it keeps is not one of {}", self.key.game)))
+        }
     }
 
     /// Checks that this saved state can be resumed as `shard` of the run `key`.
@@ -380,6 +411,18 @@ impl<'a> Parser<'a> {
                 return Err(Parser::err(i, "bad class"));
             }
         }
+        // Every unit done is one of the run's (unit = class + j · stride < units).
+        let inside = classes.iter().all(|(&class, iv): (&u64, &Vec<(u64, u64)>)| {
+            iv.last().is_none_or(|&(_, end)| {
+                (end - 1)
+                    .checked_mul(stride)
+                    .and_then(|x| x.checked_add(class))
+                    .is_some_and(|u| u < units)
+            })
+        });
+        if !inside {
+            return Err(inconsistent("a unit done is not one of the run's"));
+        }
         let done = UnitSet::from_parts(stride, classes);
         if done.len() > units {
             return Err(inconsistent("more units done than the run has"));
@@ -500,10 +543,17 @@ impl<'a> Parser<'a> {
             return Err(Parser::err(i, format!("expected the {name} histogram")));
         }
         let mut h = Histogram::default();
+        let mut last = None;
         for pair in &f[1..] {
             let (v, n) =
                 pair.split_once(':').ok_or_else(|| Parser::err(i, "bad histogram pair"))?;
-            h.add_n(num(i, v)?, num(i, n)?);
+            let (v, n): (u64, u64) = (num(i, v)?, num(i, n)?);
+            // As written: increasing values, each counted at least once.
+            if n == 0 || last.is_some_and(|l| l >= v) {
+                return Err(Parser::err(i, "histogram values out of order, repeated or counted 0"));
+            }
+            last = Some(v);
+            h.add_n(v, n);
         }
         Ok(h)
     }

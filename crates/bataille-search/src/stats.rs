@@ -93,8 +93,19 @@ impl Moments {
             return None;
         }
         let n = u128::from(self.n);
-        let num = n * self.sum_sq - self.sum * self.sum;
-        Some((num as f64 / (n * (n - 1)) as f64).sqrt())
+        // Exact when it fits (every real run: values far below 2^32); in floats otherwise.
+        let num = n
+            .checked_mul(self.sum_sq)
+            .zip(self.sum.checked_mul(self.sum))
+            .and_then(|(a, b)| a.checked_sub(b))
+            .map_or_else(
+                || {
+                    let (n, s, q) = (n as f64, self.sum as f64, self.sum_sq as f64);
+                    (n * q - s * s).max(0.0)
+                },
+                |x| x as f64,
+            );
+        Some((num / (n * (n - 1)) as f64).sqrt())
     }
 
     /// The 95% confidence interval of the mean (normal approximation, ±1.96 standard errors).
@@ -435,7 +446,7 @@ impl Stats {
 
     /// Games that ended (wins and draws).
     pub fn finished(&self) -> u64 {
-        self.first_wins + self.second_wins + self.draws
+        self.first_wins.saturating_add(self.second_wins).saturating_add(self.draws)
     }
 
     /// Adds one deal.
@@ -617,6 +628,16 @@ impl Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Moments whose exact numerator does not fit (only a forged file holds such): a float sd,
+    /// not an overflow.
+    #[test]
+    fn sd_of_huge_moments_does_not_overflow() {
+        let m = Moments { n: 2, sum: 1 << 64, sum_sq: 1 << 127 };
+        assert!(m.sd().is_some_and(f64::is_finite));
+        let m = Moments { n: 3, sum: 6, sum_sq: 14 };
+        assert_eq!(m.sd(), Some(1.0));
+    }
     use proptest::prelude::*;
 
     fn record(tricks: u64, cards: u64, first: bool) -> DealRecord {

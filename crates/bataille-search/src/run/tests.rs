@@ -573,6 +573,8 @@ fn resealed_states_that_disagree_are_refused() {
     assert!(State::decode(&edit("counts", 1, "300")).is_ok(), "the edit itself is neutral");
     let max = u64::MAX.to_string();
     for (tag, field, value, why) in [
+        ("done", 2, "0-99", "a unit done is not one of the run's"),
+        ("histogram tricks", 2, "1:0", "counted 0"),
         ("counts", 1, max.as_str(), "the outcomes do not add up"),
         ("counts", 2, "0", "the outcomes do not add up"),
         ("done", 2, "0-1", "more deals than the units done hold"),
@@ -583,5 +585,21 @@ fn resealed_states_that_disagree_are_refused() {
         let forged = edit(tag, field, value);
         let e = State::decode(&forged).map(|_| ()).unwrap_err().to_string();
         assert!(e.contains(why), "{tag} {value}: {e}");
+    }
+    // A kept game whose deal is not one of the game's (another deck, a byte more): the state
+    // reads, but is refused for this game before its deals are played or written.
+    let state = State::decode(&text).unwrap();
+    assert!(state.check_deals(&game).is_ok());
+    for deal in ["3,3,3,3,3,3,3,3,3,3,3,3", "1,1,1,1,2,2,2,2,3,3,3,3,5"] {
+        let lines: Vec<String> = body
+            .lines()
+            .map(|l| match l.rsplit_once(' ') {
+                Some((head, _)) if l.starts_with("record tricks ") => format!("{head} {deal}"),
+                _ => l.to_string(),
+            })
+            .collect();
+        let forged = State::decode(&crate::sealed::seal(&(lines.join("\n") + "\n"))).unwrap();
+        let e = forged.check_deals(&game).unwrap_err().to_string();
+        assert!(e.contains("not one of"), "{deal}: {e}");
     }
 }
