@@ -95,11 +95,7 @@ pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
     }
     // Checked before any work, so that a long run does not end on a bad path.
     crate::output::check_outside_outputs("--records", path, run.out())?;
-    if let Some(ckpt) = &args.run.checkpoint
-        && crate::output::files::same_file(ckpt, path)
-    {
-        bail!("--records and --checkpoint are the same file {}: give two files", path.display());
-    }
+    crate::output::files::check_records_apart(path, args.run.checkpoint.as_deref())?;
     check_records_file(path)?;
     // Where the run starts: the working directory may move on during a long run. The date is
     // the end's.

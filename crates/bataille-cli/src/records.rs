@@ -338,6 +338,7 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
     cfg.validate()?;
     if let Some(records) = &args.records {
         crate::output::check_outside_outputs("--records", records, &args.out)?;
+        crate::output::files::check_records_apart(records, args.checkpoint.as_deref())?;
         check_records_file(records)?;
     }
     let read_state = |path: &Path| -> Result<Option<SearchState>> {

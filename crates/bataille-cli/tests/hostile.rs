@@ -209,9 +209,26 @@ fn sizes_beyond_their_limits_are_refused_before_any_work() {
             .into_iter()
             .chain(["--checkpoint", &spelled, "--out", s(&elsewhere)])
             .collect::<Vec<_>>(),
-        &["--records and --checkpoint are the same file"],
+        &["is the checkpoint or a file written beside it"],
+    );
+    refused(
+        &["records", "search", "-c", "4", "-v", "3", "--iterations", "9", "--records", s(&both)]
+            .into_iter()
+            .chain(["--checkpoint", &spelled, "--out", s(&elsewhere)])
+            .collect::<Vec<_>>(),
+        &["is the checkpoint or a file written beside it"],
     );
     assert!(!both.exists() && !elsewhere.exists(), "a refusal writes nothing");
+    // A single output file's checkpoint: not a link, not the file's temporary file.
+    let catalogue = own.join("blocks.csv");
+    let beside = own.join("blocks.csv.tmp");
+    for (ckpt, why) in [(&link, "not a regular file"), (&beside, "written beside it")] {
+        refused(
+            &["aligned", "blocks", "--cards", "4", "--out", s(&catalogue), "--checkpoint", s(ckpt)],
+            &[why],
+        );
+    }
+    assert!(!catalogue.exists() && !beside.exists(), "a refusal writes nothing");
 }
 
 // 8. Stopped within seconds, and checkpoints within seconds, whatever the deck.

@@ -336,15 +336,7 @@ pub(crate) fn prepare_outputs(
             );
         }
         check_outside_outputs("--checkpoint", path, out)?;
-        if let Ok(m) = fs::symlink_metadata(path)
-            && !m.file_type().is_file()
-        {
-            bail!(
-                "the checkpoint {} is not a regular file (a link, a device, ...): it is \
-                 replaced by a rename at each save",
-                path.display()
-            );
-        }
+        check_checkpoint_file(path)?;
         if !resume && path.exists() {
             bail!(
                 "the checkpoint {} already exists: pass --resume to continue it, or remove it",
@@ -448,12 +440,18 @@ pub(crate) fn prepare_file_output(
         let _ = fs::remove_file(&tmp);
     }
     if let Some(path) = checkpoint {
-        if out.is_some_and(|o| same_path(o, path)) {
+        // (The files written beside either one too: its temporary file and its lock.)
+        let beside = |a: &Path, b: &Path| {
+            same_path(a, b) || [temporary(b), lock_beside(b)].iter().any(|x| same_file(a, x))
+        };
+        if out.is_some_and(|o| beside(o, path) || beside(path, o)) {
             bail!(
-                "the checkpoint {} is the output file: give them different names",
+                "the checkpoint {} is the output file or a file written beside it: give them \
+                 different names",
                 path.display()
             );
         }
+        check_checkpoint_file(path)?;
         if !resume && path.exists() {
             bail!(
                 "the checkpoint {} already exists: pass --resume to continue it, or remove it",
@@ -468,6 +466,34 @@ pub(crate) fn prepare_file_output(
         outputs.locks.push(Lock::take(&lock_beside(path), &what)?);
     }
     Ok(outputs)
+}
+
+/// Refuses a records file that is also the checkpoint (the run would end on it, or clobber it).
+pub(crate) fn check_records_apart(records: &Path, checkpoint: Option<&Path>) -> Result<()> {
+    if let Some(ckpt) = checkpoint
+        && (same_file(ckpt, records)
+            || [temporary(ckpt), lock_beside(ckpt)].iter().any(|x| same_file(x, records)))
+    {
+        bail!(
+            "--records {} is the checkpoint or a file written beside it: give two files",
+            records.display()
+        );
+    }
+    Ok(())
+}
+
+/// Refuses a checkpoint that is not a regular file: it is replaced by a rename at each save.
+fn check_checkpoint_file(path: &Path) -> Result<()> {
+    if let Ok(m) = fs::symlink_metadata(path)
+        && !m.file_type().is_file()
+    {
+        bail!(
+            "the checkpoint {} is not a regular file (a link, a device, ...): it is replaced by a \
+             rename at each save",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// Whether `a` and `b` name the same existing file or directory, or the same path.
@@ -489,8 +515,12 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
 pub(crate) fn check_outside_outputs(flag: &str, path: &Path, out: &Path) -> Result<()> {
     let in_out = path.parent().is_some_and(|p| same_dir(p, out));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    // (The directory's lock file too: it is removed when the run ends.)
-    if in_out && (OUTPUT_NAMES.contains(&name) || name == LOCK_NAME) {
+    // (The directory's lock file too: it is removed when the run ends; and the temporary files
+    // the results are written to before their renames.)
+    let result = |n: &str| OUTPUT_NAMES.contains(&n);
+    if in_out
+        && (result(name) || name == LOCK_NAME || name.strip_suffix(".tmp").is_some_and(result))
+    {
         bail!(
             "{flag} {} would be overwritten by the results written to {}: choose another file \
              or another --out",
@@ -585,5 +615,40 @@ fn writable(dir: &Path) -> bool {
     {
         let _ = dir;
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file written piece by piece: replaced whole at the commit; dropped before it (an error
+    /// on the way), the old file is as it was and no temporary file is left; a commit that
+    /// cannot put the file in place names it and leaves nothing.
+    #[test]
+    fn atomic_files_are_whole_or_untouched() {
+        let dir = std::env::temp_dir().join(format!("bataille-atomic-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.csv");
+        fs::write(&path, "old\n").unwrap();
+        let mut f = AtomicFile::create(&path).unwrap();
+        f.write_all(b"half of a ").unwrap();
+        drop(f);
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old\n");
+        assert!(!temporary(&path).exists());
+        let mut f = AtomicFile::create(&path).unwrap();
+        f.write_all(b"new\n").unwrap();
+        f.commit().unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new\n");
+        assert!(!temporary(&path).exists());
+        // The rename fails: the target became a non-empty directory meanwhile.
+        let blocked = dir.join("blocked");
+        let mut f = AtomicFile::create(&blocked).unwrap();
+        f.write_all(b"x").unwrap();
+        fs::create_dir_all(blocked.join("inside")).unwrap();
+        let e = f.commit().unwrap_err().to_string();
+        assert!(e.contains("blocked"), "{e}");
+        assert!(!temporary(&blocked).exists());
+        fs::remove_dir_all(&dir).unwrap();
     }
 }
