@@ -68,6 +68,9 @@ fn find_recipe(path: &Path) -> Result<PathBuf> {
     if with_ext.is_file() {
         return Ok(with_ext);
     }
+    if path.exists() {
+        bail!("{} is not a recipe file (it is not a regular file)", path.display())
+    }
     bail!("no recipe at {} (nor {})", path.display(), with_ext.display())
 }
 

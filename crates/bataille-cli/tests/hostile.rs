@@ -229,6 +229,14 @@ fn sizes_beyond_their_limits_are_refused_before_any_work() {
         );
     }
     assert!(!catalogue.exists() && !beside.exists(), "a refusal writes nothing");
+    // A file where a directory is expected, a device where a recipe is: said as they are.
+    let csv = catalogue.join("x.csv");
+    fs::write(&catalogue, "a file\n").unwrap();
+    refused(
+        &["construct", "c1-positions", "--values", "3", "--csv", s(&csv)],
+        &["is not a directory"],
+    );
+    refused(&["experiment", "run", "/dev/null"], &["is not a recipe file"]);
 }
 
 // 8. Stopped within seconds, and checkpoints within seconds, whatever the deck.

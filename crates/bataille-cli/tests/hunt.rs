@@ -268,4 +268,24 @@ fn a_forged_longest_game_is_not_merged() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("not one of"), "{}", text(&o));
     assert!(!merged.exists());
+    // An explore part and a hunt part: named for what they are.
+    let hunted = dir.join("hunted");
+    run_ok(&["hunt", "-c", "4", "-v", "3", "--random", "2000", "--out", hunted.to_str().unwrap()]);
+    let explored = dir.join("explored");
+    run_ok(&[
+        "explore",
+        "-c",
+        "4",
+        "-v",
+        "3",
+        "--random",
+        "2000",
+        "--out",
+        explored.to_str().unwrap(),
+    ]);
+    let (h, e, m) =
+        (hunted.to_str().unwrap(), explored.to_str().unwrap(), merged.to_str().unwrap());
+    let o = bataille(&["merge", e, h, "--out", m]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("one is an explore run, another a hunt"), "{}", text(&o));
 }

@@ -201,6 +201,13 @@ impl State {
         };
         let mut out = first.clone();
         for p in rest {
+            // (A hunt keeps looping deals and an explore run none: named for what they are.)
+            if (first.key.loop_deals == 0) != (p.key.loop_deals == 0) {
+                return Err(StateError::Merge(
+                    "the parts are of different runs: one is an explore run, another a hunt"
+                        .to_string(),
+                ));
+            }
             if let Some((name, a, b)) = key_difference(&first.key, &p.key) {
                 return Err(StateError::Merge(format!(
                     "the parts are of different runs: {name} is {a:?} in one and {b:?} in another"

@@ -345,7 +345,7 @@ pub(crate) fn prepare_outputs(
         }
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         if !dir.is_dir() {
-            bail!("cannot write the checkpoint: the directory {} does not exist", dir.display());
+            bail!("cannot write the checkpoint: {}", missing_dir(dir));
         }
         // Tried now rather than at the first checkpoint: the temporary file it is written to.
         let tmp = temporary(path);
@@ -427,11 +427,7 @@ pub(crate) fn prepare_file_output(
         }
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         if !dir.is_dir() {
-            bail!(
-                "cannot write {}: the directory {} does not exist",
-                path.display(),
-                dir.display()
-            );
+            bail!("cannot write {}: {}", path.display(), missing_dir(dir));
         }
         outputs.locks.push(Lock::take(&lock_beside(path), &path.display().to_string())?);
         // The file itself must be writable (a read-only file in a writable directory).
@@ -460,12 +456,34 @@ pub(crate) fn prepare_file_output(
         }
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         if !dir.is_dir() {
-            bail!("cannot write the checkpoint: the directory {} does not exist", dir.display());
+            bail!("cannot write the checkpoint: {}", missing_dir(dir));
         }
         let what = format!("the checkpoint {}", path.display());
         outputs.locks.push(Lock::take(&lock_beside(path), &what)?);
     }
     Ok(outputs)
+}
+
+/// Whether `a` and `b` are one existing file under two names (hard links).
+fn same_inode(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
+            return (x.dev(), x.ino()) == (y.dev(), y.ino());
+        }
+    }
+    let _ = (a, b);
+    false
+}
+
+/// Why `dir` cannot hold a file: it does not exist, or it is not a directory.
+fn missing_dir(dir: &Path) -> String {
+    if dir.exists() {
+        format!("{} is not a directory", dir.display())
+    } else {
+        format!("the directory {} does not exist", dir.display())
+    }
 }
 
 /// Refuses a records file that is also the checkpoint (the run would end on it, or clobber it).
@@ -505,6 +523,7 @@ pub(crate) fn same_path(a: &Path, b: &Path) -> bool {
 /// the same directory however it is spelled (`rr.csv`, `./rr.csv`, `d/../rr.csv`).
 pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     same_path(a, b)
+        || same_inode(a, b)
         || (a.file_name().is_some()
             && a.file_name() == b.file_name()
             && same_dir(a.parent().unwrap_or(Path::new("")), b.parent().unwrap_or(Path::new(""))))
@@ -641,6 +660,10 @@ mod tests {
         f.commit().unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "new\n");
         assert!(!temporary(&path).exists());
+        // Two names of one file are one file.
+        let other = dir.join("other-name.csv");
+        fs::hard_link(&path, &other).unwrap();
+        assert!(same_file(&path, &other) && !same_file(&path, &dir.join("absent.csv")));
         // The rename fails: the target became a non-empty directory meanwhile.
         let blocked = dir.join("blocked");
         let mut f = AtomicFile::create(&blocked).unwrap();
