@@ -131,6 +131,9 @@ struct SearchArgs {
     /// Seconds between checkpoints.
     #[arg(long, default_value_t = 60, value_name = "SECS", requires = "checkpoint")]
     checkpoint_every: u64,
+    /// Run even when the --iterations are estimated at more than 30 days.
+    #[arg(long)]
+    no_estimate_limit: bool,
     /// Append the best deal of each measure to this records file (usually
     /// results/records.csv).
     #[arg(long, value_name = "FILE")]
@@ -327,6 +330,15 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
         (Some(t), None) => Budget::Time(t),
         (None, None) => bail!("give --time or --iterations"),
     };
+    // Each iteration plays one deal: the same estimate as a random exploration's (not on a
+    // resume, whose budget counts the iterations already done).
+    if let Budget::Iterations(n) = budget
+        && !args.resume
+    {
+        let game = bataille_search::Bataille::new(spec, methods, Limits::default_for(methods));
+        let (threads, no_limit) = (args.threads, args.no_estimate_limit);
+        crate::search::estimate_deals(&game, n as f64, threads, no_limit, "lower --iterations")?;
+    }
     let cfg = Config {
         spec,
         methods,

@@ -264,6 +264,21 @@ fn estimate<G: DealGame>(
     let units = plan.key().units.max(1);
     let pending = shard.units(units).saturating_sub(done_units);
     let deals = plan.deals() as f64 * pending as f64 / units as f64;
+    estimate_deals(game, deals, threads, no_limit, "split it with --shard K/N across machines")
+}
+
+/// The time estimate of playing `deals` deals of `game` on `threads` threads (0: one per
+/// core), printed when it is long; a run beyond the limit of days is refused unless
+/// `no_limit`, saying how to make it shorter (`shorter`). (Also for `records search`, whose
+/// iterations are deals of the game.)
+pub(crate) fn estimate_deals<G: DealGame>(
+    game: &G,
+    deals: f64,
+    threads: usize,
+    no_limit: bool,
+    shorter: &str,
+) -> Result<()> {
+    let threads = if threads == 0 { cores() } else { threads };
     if deals < ESTIMATE_FROM as f64 {
         return Ok(());
     }
@@ -291,8 +306,7 @@ fn estimate<G: DealGame>(
     if days > MAX_DAYS && !no_limit {
         bail!(
             "the run would take about {} ({deals:.3e} {items} on {on}), more than the limit of \
-             {MAX_DAYS} days: split it with --shard K/N across machines, or pass \
-             --no-estimate-limit to run it anyway",
+             {MAX_DAYS} days: {shorter}, or pass --no-estimate-limit to run it anyway",
             human_duration(secs),
             items = game.items()
         );

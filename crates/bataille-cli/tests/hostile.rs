@@ -281,6 +281,14 @@ fn a_run_that_cannot_finish_is_estimated_and_refused() {
     );
     assert!(t.contains("--shard K/N"), "{t}");
     assert!(!out.exists(), "a refusal writes nothing");
+    // A record search's iterations are deals played: the same estimate.
+    let many = "18446744073709551615";
+    let t = refused(
+        &["records", "search", "-c", "4", "-v", "4", "--iterations", many, "--out", s(&out)],
+        &["estimate:", "years", "more than the limit of 30 days", "lower --iterations"],
+    );
+    assert!(t.contains("--no-estimate-limit"), "{t}");
+    assert!(!out.exists(), "a refusal writes nothing");
 }
 
 // 10. A used output directory is refused unless it is this run's own or --replace is given.
