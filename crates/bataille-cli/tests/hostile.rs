@@ -167,20 +167,9 @@ fn sizes_beyond_their_limits_are_refused_before_any_work() {
     }
     // The lock file of the directory is removed at the end: no checkpoint there either.
     let lock = own.join(".bataille.lock");
+    let explore = ["explore", "-c", "4", "-v", "3", "--random", "1000"];
     refused(
-        &[
-            "explore",
-            "-c",
-            "4",
-            "-v",
-            "3",
-            "--random",
-            "1000",
-            "--checkpoint",
-            s(&lock),
-            "--out",
-            o,
-        ],
+        &[&explore[..], &["--checkpoint", s(&lock), "--out", o]].concat(),
         &["--checkpoint", "would be overwritten"],
     );
     // Files are replaced by a rename: a link (or a device) given as a file is refused, not

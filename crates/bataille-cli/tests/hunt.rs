@@ -269,20 +269,10 @@ fn a_forged_longest_game_is_not_merged() {
     assert!(text(&o).contains("not one of"), "{}", text(&o));
     assert!(!merged.exists());
     // An explore part and a hunt part: named for what they are.
-    let hunted = dir.join("hunted");
-    run_ok(&["hunt", "-c", "4", "-v", "3", "--random", "2000", "--out", hunted.to_str().unwrap()]);
-    let explored = dir.join("explored");
-    run_ok(&[
-        "explore",
-        "-c",
-        "4",
-        "-v",
-        "3",
-        "--random",
-        "2000",
-        "--out",
-        explored.to_str().unwrap(),
-    ]);
+    let (hunted, explored) = (dir.join("hunted"), dir.join("explored"));
+    let small = ["-c", "4", "-v", "3", "--random", "2000", "--out"];
+    run_ok(&[&["hunt"][..], &small, &[hunted.to_str().unwrap()]].concat());
+    run_ok(&[&["explore"][..], &small, &[explored.to_str().unwrap()]].concat());
     let (h, e, m) =
         (hunted.to_str().unwrap(), explored.to_str().unwrap(), merged.to_str().unwrap());
     let o = bataille(&["merge", e, h, "--out", m]);
