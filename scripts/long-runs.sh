@@ -31,6 +31,8 @@ cd "$(dirname "$0")/.."
 OPTIMIZED_FIRST=30
 SAT_QUESTIONS=(c4v7-natural-cards c4v6-natural-cards c4v13-natural-cards)
 V8_HUNTS=(c4v8-natural-positions-2 c4v8-optimized-positions-2)
+# Whether the record hunt NAME is finished (its results say complete).
+hunt_finished() { grep -qsx 'complete,true' "results/hunts/$1/summary.csv"; }
 
 if [[ ${1:-} == status ]]; then
     scripts/position-hunt-52.sh uniform status
@@ -41,7 +43,7 @@ if [[ ${1:-} == status ]]; then
         END { for (r in n) printf "%s walk back: %d games searched, the latest from %d finished shards\n", r, n[r], s[r] }' \
         results/records-backward/from-positions.csv | sort
     for name in "${V8_HUNTS[@]}"; do
-        if grep -qsx 'complete,true' "results/hunts/$name/summary.csv"; then
+        if hunt_finished "$name"; then
             echo "$name: finished"
         elif [[ -f results/hunts/checkpoints/$name.ckpt ]]; then
             awk -v n="$name" '$1 == "mode" { of = $3 } $1 == "counts" { done = $2 }
@@ -121,7 +123,7 @@ step env LIMIT=1800 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 step env THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
 for name in "${V8_HUNTS[@]}"; do
     # (A finished hunt run again would play nothing and rewrite its metadata with that.)
-    if ! grep -qsx 'complete,true' "results/hunts/$name/summary.csv"; then
+    if ! hunt_finished "$name"; then
         step env CHECKPOINTS=results/hunts/checkpoints THREADS="$THREADS" scripts/record-hunts.sh "$name"
     fi
     step scripts/position-records.sh "results/hunts/$name"

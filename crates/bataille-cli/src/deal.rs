@@ -26,17 +26,8 @@ pub(crate) fn parse_deal(
         }
         let max = deal.first().iter().chain(deal.second()).copied().max().unwrap_or(0);
         let v = values.unwrap_or(usize::from(max));
-        deal.check_partial(v)?;
-        // With --colours, a partial deck holds each value at most C times.
-        if let Some(c) = colours {
-            let mut counts = [0usize; 256];
-            for &card in deal.first().iter().chain(deal.second()) {
-                counts[usize::from(card)] += 1;
-            }
-            if let Some((value, &n)) = counts.iter().enumerate().find(|&(_, &n)| n > c) {
-                bail!("value {value} appears {n} times, more than --colours {c}");
-            }
-        }
+        // (With --colours, a partial deck holds each value at most C times.)
+        deal.check_partial(v, colours)?;
         return Ok((deal, None));
     }
     let spec = match (colours, values) {

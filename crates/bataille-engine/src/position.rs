@@ -231,11 +231,22 @@ impl Position {
         )))
     }
 
-    /// Checks only that every card is in `1..=V` (a partial deck, used when the caller asked
-    /// for one explicitly).
-    pub fn check_partial(&self, values: usize) -> Result<(), PositionError> {
-        match self.hands.iter().flatten().find(|&&c| usize::from(c) > values) {
-            Some(c) => Err(PositionError::Multiset(format!("value {c} is larger than V={values}"))),
+    /// Checks only that every card is in `1..=V`, and with `colours` = C that no value appears
+    /// more than C times (a partial deck, used when the caller asked for one explicitly).
+    pub fn check_partial(
+        &self,
+        values: usize,
+        colours: Option<usize>,
+    ) -> Result<(), PositionError> {
+        if let Some(c) = self.hands.iter().flatten().find(|&&c| usize::from(c) > values) {
+            return Err(PositionError::Multiset(format!("value {c} is larger than V={values}")));
+        }
+        let counts = self.counts();
+        match colours.and_then(|c| counts.iter().enumerate().find(|&(_, &n)| n > c)) {
+            Some((value, n)) => Err(PositionError::Multiset(format!(
+                "value {value} appears {n} times, more than C={}",
+                colours.unwrap_or(0)
+            ))),
             None => Ok(()),
         }
     }
@@ -367,8 +378,12 @@ mod tests {
         let p = Position::parse("1,2/3,4").unwrap();
         let spec = DeckSpec::new(1, 3).unwrap();
         assert!(p.check_deck(spec).unwrap_err().to_string().contains("no such value"));
-        assert!(p.check_partial(3).is_err());
-        assert!(p.check_partial(4).is_ok());
+        assert!(p.check_partial(3, None).is_err());
+        assert!(p.check_partial(4, None).is_ok());
+        // With C: no value more than C times.
+        let p = Position::parse("5,3/5,4,5").unwrap();
+        assert!(p.check_partial(5, Some(3)).is_ok());
+        assert!(p.check_partial(5, Some(2)).unwrap_err().to_string().contains("value 5 appears 3"));
     }
 
     #[test]

@@ -650,6 +650,7 @@ impl SearchState {
             t.and_then(|x| x.parse().ok()).ok_or_else(|| bad("bad number"))
         };
         let mut chains: Vec<Chain> = Vec::new();
+        let mut buffers = Buffers::default();
         for line in lines {
             let mut w = line.split(' ');
             match w.next() {
@@ -684,8 +685,7 @@ impl SearchState {
                     let iteration = num(w.next())?;
                     let d = deal(w.next().ok_or_else(|| bad("no deal"))?)?;
                     // The game is played again: a best game is what its deal plays.
-                    let mut b = Buffers::default();
-                    let plays = matches!(evaluate(cfg, &d, &mut b),
+                    let plays = matches!(evaluate(cfg, &d, &mut buffers),
                         Eval::Finished { tricks: t, cards: c } if (t, c) == (tricks, cards));
                     if !plays || iteration > chain.done {
                         return Err(bad("a best game is not what its deal plays"));

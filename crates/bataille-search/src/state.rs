@@ -91,6 +91,11 @@ pub enum StateError {
     Merge(String),
 }
 
+/// Whether a run is a hunt: a hunt keeps looping deals, an explore run none.
+fn is_hunt(key: &RunKey) -> bool {
+    key.loop_deals != 0
+}
+
 /// The first field in which two run keys differ: (what, first value, second value).
 fn key_difference(a: &RunKey, b: &RunKey) -> Option<(&'static str, String, String)> {
     fn cap(max: usize) -> String {
@@ -168,8 +173,8 @@ impl State {
     pub fn check_resumable(&self, key: &RunKey, shard: Shard) -> Result<(), StateError> {
         // A hunt keeps looping deals and an explore run none: a checkpoint of the one given to
         // the other is named for what it is.
-        if (self.key.loop_deals == 0) != (key.loop_deals == 0) {
-            let (saved, asked) = if self.key.loop_deals == 0 {
+        if is_hunt(&self.key) != is_hunt(key) {
+            let (saved, asked) = if !is_hunt(&self.key) {
                 ("an explore", "a hunt (hunt, cycles hunt)")
             } else {
                 ("a hunt", "an explore")
@@ -201,8 +206,8 @@ impl State {
         };
         let mut out = first.clone();
         for p in rest {
-            // (A hunt keeps looping deals and an explore run none: named for what they are.)
-            if (first.key.loop_deals == 0) != (p.key.loop_deals == 0) {
+            // (Named for what they are, not by the cap that differs.)
+            if is_hunt(&first.key) != is_hunt(&p.key) {
                 return Err(StateError::Merge(
                     "the parts are of different runs: one is an explore run, another a hunt"
                         .to_string(),

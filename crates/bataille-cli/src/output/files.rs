@@ -119,16 +119,9 @@ fn named(path: &Path, e: std::io::Error) -> std::io::Error {
 /// On failure the temporary file is removed, `path` keeps its old content, and the error
 /// names `path`.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = temporary(path);
-    let named =
-        |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    write_temporary(&tmp, bytes).map_err(named)?;
-    if let Err(e) = fs::rename(&tmp, path) {
-        let _ = fs::remove_file(&tmp);
-        return Err(named(e));
-    }
-    sync_dir(path);
-    Ok(())
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit()
 }
 
 /// The files of one output directory, kept in memory and written together by
@@ -336,7 +329,7 @@ pub(crate) fn prepare_outputs(
             );
         }
         check_outside_outputs("--checkpoint", path, out)?;
-        check_checkpoint_file(path)?;
+        check_regular(path, "the checkpoint")?;
         if !resume && path.exists() {
             bail!(
                 "the checkpoint {} already exists: pass --resume to continue it, or remove it",
@@ -416,15 +409,7 @@ pub(crate) fn prepare_file_output(
         if path.is_dir() {
             bail!("cannot write {}: it is a directory", path.display());
         }
-        // The file is replaced by a rename: a device or a link would be replaced, not written.
-        if let Ok(m) = fs::symlink_metadata(path)
-            && !m.file_type().is_file()
-        {
-            bail!(
-                "cannot write {}: it is not a regular file (a link, a device, ...)",
-                path.display()
-            );
-        }
+        check_regular(path, "cannot write")?;
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         if !dir.is_dir() {
             bail!("cannot write {}: {}", path.display(), missing_dir(dir));
@@ -436,18 +421,14 @@ pub(crate) fn prepare_file_output(
         let _ = fs::remove_file(&tmp);
     }
     if let Some(path) = checkpoint {
-        // (The files written beside either one too: its temporary file and its lock.)
-        let beside = |a: &Path, b: &Path| {
-            same_path(a, b) || [temporary(b), lock_beside(b)].iter().any(|x| same_file(a, x))
-        };
-        if out.is_some_and(|o| beside(o, path) || beside(path, o)) {
+        if out.is_some_and(|o| is_or_beside(o, path) || is_or_beside(path, o)) {
             bail!(
                 "the checkpoint {} is the output file or a file written beside it: give them \
                  different names",
                 path.display()
             );
         }
-        check_checkpoint_file(path)?;
+        check_regular(path, "the checkpoint")?;
         if !resume && path.exists() {
             bail!(
                 "the checkpoint {} already exists: pass --resume to continue it, or remove it",
@@ -486,11 +467,15 @@ fn missing_dir(dir: &Path) -> String {
     }
 }
 
+/// Whether `a` is the file `b`, or one written beside it (its temporary file, its lock).
+fn is_or_beside(a: &Path, b: &Path) -> bool {
+    same_file(a, b) || [temporary(b), lock_beside(b)].iter().any(|x| same_file(a, x))
+}
+
 /// Refuses a records file that is also the checkpoint (the run would end on it, or clobber it).
 pub(crate) fn check_records_apart(records: &Path, checkpoint: Option<&Path>) -> Result<()> {
     if let Some(ckpt) = checkpoint
-        && (same_file(ckpt, records)
-            || [temporary(ckpt), lock_beside(ckpt)].iter().any(|x| same_file(x, records)))
+        && is_or_beside(records, ckpt)
     {
         bail!(
             "--records {} is the checkpoint or a file written beside it: give two files",
@@ -500,14 +485,15 @@ pub(crate) fn check_records_apart(records: &Path, checkpoint: Option<&Path>) -> 
     Ok(())
 }
 
-/// Refuses a checkpoint that is not a regular file: it is replaced by a rename at each save.
-fn check_checkpoint_file(path: &Path) -> Result<()> {
+/// Refuses a file (`what` names it) that is there but is not a regular file: it is replaced
+/// by a rename, so a link or a device would be replaced, not written.
+fn check_regular(path: &Path, what: &str) -> Result<()> {
     if let Ok(m) = fs::symlink_metadata(path)
         && !m.file_type().is_file()
     {
         bail!(
-            "the checkpoint {} is not a regular file (a link, a device, ...): it is replaced by a \
-             rename at each save",
+            "{what} {}: it is not a regular file (a link, a device, ...), and files are \
+             replaced by a rename",
             path.display()
         );
     }
