@@ -4,8 +4,9 @@
 //! with arbitrary and near-valid text. Each must answer `Ok` or a short error, never panic.
 //!
 //! `cargo test` runs [`cases`] cases per property (a few seconds in all) from a fixed seed, so
-//! that a failure is reproducible; `BATAILLE_FUZZ_CASES=100000 cargo test -p bataille-cli
-//! fuzz` runs a longer campaign (and `BATAILLE_FUZZ_SEED=N` another seed).
+//! that a failure is reproducible; `BATAILLE_FUZZ_CASES=100000 cargo test --workspace --bin
+//! bataille fuzz` runs a longer campaign (and `BATAILLE_FUZZ_SEED=N` another seed); with
+//! `--workspace`, not `-p bataille-cli`, it reuses the build `cargo test --workspace` made.
 
 use std::path::Path;
 
