@@ -8,10 +8,14 @@
 #   2. the optimized 52-card position hunt to 30 shards (3·10^10 positions, the records work's
 #      bar for the 52-card optimized cell), 10 shards at a time, each ten followed by
 #      scripts/position-records.sh on it;
-#   3. the SAT questions still open on the known loops (scripts/sat-solves.sh, LIMIT=1800 a
-#      part for the first two: c4v6's parts take up to 680 s): c4v7-natural-cards (no loop of
-#      C=4 V=7 turns 1 to 27 cards? loops turning 28 are known: the shortest loops' lower
-#      bound), c4v6-natural-cards, then c4v13-natural-cards;
+#   3. the SAT questions still open on the known loops (scripts/sat-solves.sh):
+#      c4v7-natural-cards (no loop of C=4 V=7 turns 1 to 27 cards? loops turning 28 are known:
+#      the shortest loops' lower bound), LIMIT=7200 a part; c4v6-natural-cards (to 47 cards,
+#      below its aligned loops' 48), LIMIT=21600 a part: its longest part took 217 s at 32
+#      cards, 442 s at 34 and 680 s at 36, about 1.8 times more each 2 cards, so about
+#      16,000 s at 46 cards, and 36 to 47 cards about 1.4·10^5 CPU s in all (results/sat/
+#      c4v6-natural-cards/parts.csv); a smaller limit would stop it near 40 cards, undecided;
+#      then c4v13-natural-cards;
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
 #      checkpoints in results/hunts/checkpoints), each followed by scripts/position-records.sh
@@ -118,8 +122,8 @@ optimized_to() { # TARGET
 step env THREADS="$THREADS" scripts/position-hunt-52.sh uniform
 step scripts/position-records.sh
 optimized_to "$OPTIMIZED_FIRST"
-step env LIMIT=1800 THREADS="$THREADS" scripts/sat-solves.sh c4v7-natural-cards
-step env LIMIT=1800 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
+step env LIMIT=7200 THREADS="$THREADS" scripts/sat-solves.sh c4v7-natural-cards
+step env LIMIT=21600 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 step env THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
 for name in "${V8_HUNTS[@]}"; do
     # (A finished hunt run again would play nothing and rewrite its metadata with that.)
