@@ -10,12 +10,14 @@
 #      scripts/position-records.sh on it;
 #   3. the SAT questions still open on the known loops (scripts/sat-solves.sh):
 #      c4v7-natural-cards (no loop of C=4 V=7 turns 1 to 27 cards? loops turning 28 are known:
-#      the shortest loops' lower bound), LIMIT=7200 a part; c4v6-natural-cards (to 47 cards,
-#      below its aligned loops' 48), LIMIT=21600 a part: its longest part took 217 s at 32
-#      cards, 442 s at 34 and 680 s at 36, about 1.8 times more each 2 cards, so about
-#      16,000 s at 46 cards, and 36 to 47 cards about 1.4·10^5 CPU s in all (results/sat/
-#      c4v6-natural-cards/parts.csv); a smaller limit would stop it near 40 cards, undecided;
-#      then c4v13-natural-cards;
+#      the shortest loops' lower bound), LIMIT=7200 a part (a guess: the restricted question
+#      took 904 s at 28 cards); c4v6-natural-cards (to 47 cards, below its aligned loops' 48,
+#      which c4v6-natural-cards-48 asks apart), LIMIT=21600 a part: its longest part took
+#      126 s at 30 cards, 217 s at 32 and 442 s at 34 (680 s at 36 among the 5 of 12 parts
+#      done), its parts' sum 607, 958 and 1,748 s, about 1.8 times more each 2 cards, so about
+#      442·1.8^6 = 15,000 s for the longest part at 46 cards and 1,748·(1.8 + … + 1.8^6) =
+#      1.3·10^5 solver seconds for 36 to 47 cards (results/sat/c4v6-natural-cards/parts.csv);
+#      the old 1,800 s would have stopped it near 40 cards, undecided; then c4v13-natural-cards;
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
 #      checkpoints in results/hunts/checkpoints), each followed by scripts/position-records.sh

@@ -18,8 +18,8 @@
 #                                             split period, the largest part's clauses and the
 #                                             sums of its parts' seconds and proofs)
 #        scripts/sat-solves.sh aligned-table  the table of the aligned questions
-# Environment: BIN (default target/release/bataille), LIMIT (seconds per period, default 600,
-#   unless the question sets its own), JOBS (questions solved at once, default 1: the solver
+# Environment: BIN (default target/release/bataille), LIMIT (seconds per period, or per part
+#   of a --split question; default 600, unless the question sets its own), JOBS (questions solved at once, default 1: the solver
 #   uses one core, so on a workstation JOBS=<cores> runs that many questions side by side, each
 #   line of output prefixed with its question's name; the answers are the same as in a row),
 #   THREADS (parts of a --split question solved at once, default 1).
@@ -57,7 +57,7 @@ QUESTIONS=(
     "c4v13-natural-cards-ties-1:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all --split --max-ties 1"
     "c4v13-natural-cards-ties-1-hand-18:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all --split --max-ties 1 --max-hand 18"
     "c2v7-natural-cards-48:cycles solve -c 2 -v 7 -m natural --cards --period 48 --time-limit 1500"
-    "c4v6-natural-cards:cycles solve -c 4 -v 6 -m natural --cards --max-period 48 --all --split"
+    "c4v6-natural-cards:cycles solve -c 4 -v 6 -m natural --cards --max-period 47 --all --split"
     "c4v7-natural-cards:cycles solve -c 4 -v 7 -m natural --cards --max-period 27 --all --split"
     "aligned-2:aligned solve --cards 2 --max-rounds 8"
     "aligned-6:aligned solve --cards 6 --max-rounds 8"
