@@ -58,7 +58,7 @@ QUESTIONS=(
     "c4v13-natural-cards-ties-1-hand-18:cycles solve -c 4 -v 13 -m natural --cards --max-period 60 --all --split --max-ties 1 --max-hand 18"
     "c2v7-natural-cards-48:cycles solve -c 2 -v 7 -m natural --cards --period 48 --time-limit 1500"
     "c4v6-natural-cards:cycles solve -c 4 -v 6 -m natural --cards --max-period 47 --all --split --solver-config unsat"
-    "c4v7-natural-cards:cycles solve -c 4 -v 7 -m natural --cards --max-period 27 --all --split"
+    "c4v7-natural-cards:cycles solve -c 4 -v 7 -m natural --cards --max-period 27 --all --split --solver-config unsat"
     "aligned-2:aligned solve --cards 2 --max-rounds 8"
     "aligned-6:aligned solve --cards 6 --max-rounds 8"
     "aligned-8:aligned solve --cards 8 --max-rounds 8"
