@@ -13,8 +13,8 @@
 #      the shortest loops' lower bound), LIMIT=7200 a part (a guess: the restricted question
 #      took 904 s at 28 cards); c4v6-natural-cards (to 47 cards, below its aligned loops' 48,
 #      which c4v6-natural-cards-48 asks apart), LIMIT=21600 a part: its longest part took
-#      126 s at 30 cards, 217 s at 32 and 442 s at 34 (680 s at 36 among the 5 of 12 parts
-#      done), its parts' sum 607, 958 and 1,748 s, about 1.8 times more each 2 cards, so about
+#      126 s at 30 cards, 217 s at 32 and 442 s at 34 (680 s at 36 among the 4 of 12 parts
+#      done; the rest with CaDiCaL's --unsat, measured faster), its parts' sum 607, 958 and 1,748 s, about 1.8 times more each 2 cards, so about
 #      442·1.8^6 = 15,000 s for the longest part at 46 cards and 1,748·(1.8 + … + 1.8^6) =
 #      1.3·10^5 solver seconds for 36 to 47 cards (results/sat/c4v6-natural-cards/parts.csv);
 #      the old 1,800 s would have stopped it near 40 cards, undecided; then c4v13-natural-cards;
