@@ -241,11 +241,10 @@ impl Position {
         if let Some(c) = self.hands.iter().flatten().find(|&&c| usize::from(c) > values) {
             return Err(PositionError::Multiset(format!("value {c} is larger than V={values}")));
         }
-        let counts = self.counts();
-        match colours.and_then(|c| counts.iter().enumerate().find(|&(_, &n)| n > c)) {
+        let Some(c) = colours else { return Ok(()) };
+        match self.counts().iter().enumerate().find(|&(_, &n)| n > c) {
             Some((value, n)) => Err(PositionError::Multiset(format!(
-                "value {value} appears {n} times, more than C={}",
-                colours.unwrap_or(0)
+                "value {value} appears {n} times, more than C={c}"
             ))),
             None => Ok(()),
         }
