@@ -12,12 +12,18 @@
 #      c4v7-natural-cards (no loop of C=4 V=7 turns 1 to 27 cards? loops turning 28 are known:
 #      the shortest loops' lower bound), LIMIT=7200 a part (a guess: the restricted question
 #      took 904 s at 28 cards); c4v6-natural-cards (to 47 cards, below its aligned loops' 48,
-#      which c4v6-natural-cards-48 asks apart), LIMIT=21600 a part: its longest part took
+#      which c4v6-natural-cards-48 asks apart), LIMIT=9000 a part: its longest part took
 #      126 s at 30 cards, 217 s at 32 and 442 s at 34 (680 s at 36 among the 4 of 12 parts
-#      done; the rest with CaDiCaL's --unsat, measured faster), its parts' sum 607, 958 and 1,748 s, about 1.8 times more each 2 cards, so about
-#      442·1.8^6 = 15,000 s for the longest part at 46 cards and 1,748·(1.8 + … + 1.8^6) =
-#      1.3·10^5 solver seconds for 36 to 47 cards (results/sat/c4v6-natural-cards/parts.csv);
-#      the old 1,800 s would have stopped it near 40 cards, undecided; then c4v13-natural-cards;
+#      done; the rest with CaDiCaL's --unsat, measured faster), its parts' sum 607, 958 and
+#      1,748 s, about 1.8 times more each 2 cards, so about 442·1.8^5 = 8,300 s for the
+#      longest part at 44 cards, 15,000 s at 46, and 1,748·(1.8 + … + 1.8^6) = 1.3·10^5
+#      solver seconds for 36 to 47 cards (results/sat/c4v6-natural-cards/parts.csv). The
+#      solver keeps no state between runs: a part stopped with the queue starts again from
+#      nothing. 9,000 s is what a part can count on between two stops of the queue here (a
+#      few hours apart), so a part that needs more stops undecided at its limit instead of
+#      starting again for ever; 46 cards is expected to. On a machine that runs for days,
+#      raise it (LIMIT=21600 scripts/sat-solves.sh c4v6-natural-cards); then
+#      c4v13-natural-cards;
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
 #      checkpoints in results/hunts/checkpoints), each followed by scripts/position-records.sh
@@ -125,7 +131,7 @@ step env THREADS="$THREADS" scripts/position-hunt-52.sh uniform
 step scripts/position-records.sh
 optimized_to "$OPTIMIZED_FIRST"
 step env LIMIT=7200 THREADS="$THREADS" scripts/sat-solves.sh c4v7-natural-cards
-step env LIMIT=21600 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
+step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 step env THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
 for name in "${V8_HUNTS[@]}"; do
     # (A finished hunt run again would play nothing and rewrite its metadata with that.)
