@@ -136,8 +136,8 @@ fn solver_configurations_give_the_same_answers() {
         args.extend(["--solver-config", config, "--out", out.to_str().unwrap()]);
         let o = run_ok(&args);
         let solver = match config {
-            "default" => "cadical-3.0.1".to_string(),
-            c => format!("cadical-3.0.1 --{c}"),
+            "default" => "cadical-3.0.1 --binary".to_string(),
+            c => format!("cadical-3.0.1 --{c} --binary"),
         };
         assert!(o.contains(&format!("solver:    {solver} (LRAT")), "{o}");
         assert!(o.contains("certified: every loop of period 1 to 7 is listed"), "{o}");
@@ -182,7 +182,10 @@ fn solver_configurations_give_the_same_answers() {
     );
     assert!(commands[1].starts_with("command,") && commands[1].contains("--keep"), "{metadata}");
     let instances = fs::read_to_string(mixed.join("instances.csv")).unwrap();
-    assert!(instances.lines().skip(1).all(|l| l.ends_with(",cadical-3.0.1 --sat")), "{instances}");
+    assert!(
+        instances.lines().skip(1).all(|l| l.ends_with(",cadical-3.0.1 --sat --binary")),
+        "{instances}"
+    );
 }
 
 #[test]

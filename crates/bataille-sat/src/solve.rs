@@ -190,12 +190,13 @@ impl Config {
         }
     }
 
-    /// The solver and this configuration, as the output files record them:
-    /// `cadical-3.0.1`, or `cadical-3.0.1 --sat`.
+    /// The solver, this configuration and the proof format, as the output files record them:
+    /// `cadical-3.0.1 --binary`, or `cadical-3.0.1 --sat --binary` (binary LRAT proofs; rows
+    /// written by earlier versions, with text LRAT proofs, lack `--binary`).
     pub fn solver(self) -> String {
         match self {
-            Config::Default => solver_version(),
-            c => format!("{} --{}", solver_version(), c.name()),
+            Config::Default => format!("{} --binary", solver_version()),
+            c => format!("{} --{} --binary", solver_version(), c.name()),
         }
     }
 
@@ -311,7 +312,7 @@ pub(crate) fn drive(
     let proof_path = settings.work_dir.join(format!("{stem}.lrat"));
     let traced = |cnf: &Cnf| -> Result<CaDiCal, SolveError> {
         let mut s = settings.config.solver_new()?;
-        for (name, value) in [("lrat", 1), ("binary", 0)] {
+        for (name, value) in [("lrat", 1), ("binary", 1)] {
             if !s.set(name, value) {
                 return Err(SolveError::Solver(format!("the option {name}={value}")));
             }
