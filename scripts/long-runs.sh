@@ -19,10 +19,12 @@
 #      longest part at 44 cards, 15,000 s at 46, and 1,748·(1.8 + … + 1.8^6) = 1.3·10^5
 #      solver seconds for 36 to 47 cards (results/sat/c4v6-natural-cards/parts.csv). The
 #      solver keeps no state between runs: a part stopped with the queue starts again from
-#      nothing. 9,000 s is what a part can count on between two stops of the queue here (a
-#      few hours apart), so a part that needs more stops undecided at its limit instead of
-#      starting again for ever; 46 cards is expected to. On a machine that runs for days,
-#      raise it (LIMIT=21600 scripts/sat-solves.sh c4v6-natural-cards); then
+#      nothing (first of its period's parts left, so early in the next run). The queue here
+#      is stopped about every three hours: 9,000 s (2.5 h) is the most a part can count on,
+#      so a part that needs more stops undecided at its limit instead of starting again for
+#      ever. 46 cards is expected to; 44 may too (8,300 s less the 12% that binary proofs
+#      save, from a growth fitted on three periods). On a machine that runs for days, raise
+#      it (LIMIT=21600 scripts/sat-solves.sh c4v6-natural-cards); then
 #      c4v13-natural-cards;
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their

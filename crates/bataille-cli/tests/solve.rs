@@ -78,6 +78,10 @@ fn first_loop_stops_the_search_and_proofs_are_kept_on_request() {
         .collect();
     assert!(kept.contains(&"period-5.lrat".to_string()), "{kept:?}");
     assert!(kept.contains(&"period-6.cnf".to_string()), "{kept:?}");
+    // The proof is binary LRAT: a step `a` (an addition) or `d` (deletions) first, where a
+    // text proof starts with a clause ID.
+    let proof = fs::read(out.join("proofs/period-5.lrat")).unwrap();
+    assert!(matches!(proof.first(), Some(b'a' | b'd')), "{:?}", &proof[..proof.len().min(16)]);
 }
 
 #[test]

@@ -10,8 +10,8 @@
 //!
 //! This checker reads both of CaDiCaL's formats, told apart by the proof's first byte:
 //! - text: `ID LITS 0 HINTS 0` and `ID d IDS 0`, one step a line;
-//! - binary (CaDiCaL's `binary` option, which the solver here writes: about half the bytes):
-//!   `a` then the ID, the literals, 0, the hints, 0; or `d` then IDs, 0. Every number is
+//! - binary (CaDiCaL's `binary` option, which the solver here writes: less than half the
+//!   bytes): `a` then the ID, the literals, 0, the hints, 0; or `d` then IDs, 0. Every number is
 //!   written as `2·|x| + (x < 0)` in 7-bit groups, lowest first, the high bit set on all but
 //!   the last group.
 //!
@@ -489,15 +489,32 @@ mod tests {
             run_binary(CNF, with_deletion).unwrap(),
             Checked { original: 4, added: 3, deleted: 2 }
         );
+        // Deletions may come first (CaDiCaL writes them before the next addition): the
+        // file then starts with `d`, and is binary all the same.
+        let cnf = format!("{CNF}1 2 0\n");
+        let deleting_first = "5 d 5 0\n6 1 0 1 3 0\n7 2 0 6 2 0\n8 0 6 7 4 0\n";
+        assert_eq!(to_binary(deleting_first)[0], b'd');
+        assert_eq!(
+            run_binary(&cnf, deleting_first).unwrap(),
+            Checked { original: 5, added: 3, deleted: 1 }
+        );
         // A number of two groups: 0x2c + 2·128 = 300, that is 150.
         let mut r = Bytes { inner: &[0x80 | 0x2c, 0x02][..], offset: 0 };
         assert_eq!(r.number(At::Byte(0)).unwrap(), 150);
         assert_eq!(r.offset, 2);
+        // The largest: nine groups, 63 bits, 2^63 - 2, that is 2^62 - 1.
+        let mut r =
+            Bytes { inner: &[0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f][..], offset: 0 };
+        assert_eq!(r.number(At::Byte(0)).unwrap(), i64::MAX / 2);
     }
 
     #[test]
     fn every_broken_binary_proof_is_rejected() {
-        let bad: [(&[u8], u64, &str); 6] = [
+        let bad: [(&[u8], u64, &str); 9] = [
+            // A clause ID of 0, a negative one, a negative ID deleted.
+            (&[b'a', 0, 2, 0, 2, 6, 0], 0, "must be positive"),
+            (&[b'a', 11, 2, 0, 2, 6, 0], 0, "must be positive"),
+            (&[b'd', 3, 0], 0, "a negative ID"),
             // A hint missing (clause 5 from clause 1 alone).
             (&[b'a', 10, 2, 0, 2, 0], 0, "without a conflict"),
             // Cut inside a step.
