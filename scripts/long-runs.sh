@@ -13,8 +13,8 @@
 #      the shortest loops' lower bound), LIMIT=7200 a part (certified in 415 solver seconds,
 #      its longest part 20 s); c4v6-natural-cards (to 47 cards, below its aligned loops' 48,
 #      which c4v6-natural-cards-48 asks apart), LIMIT=9000 a part: its longest part took
-#      126 s at 30 cards, 217 s at 32 and 442 s at 34 (680 s at 36 among the 4 of 12 parts
-#      done; the rest with CaDiCaL's --unsat, measured faster), its parts' sum 607, 958 and
+#      126 s at 30 cards, 217 s at 32 and 442 s at 34 (680 s at 36, whose 12 parts took
+#      2,861 s, 8 of them with CaDiCaL's --unsat, measured faster), its parts' sum 607, 958 and
 #      1,748 s, about 1.8 times more each 2 cards, so about 442·1.8^5 = 8,300 s for the
 #      longest part at 44 cards, 15,000 s at 46, and 1,748·(1.8 + … + 1.8^6) = 1.3·10^5
 #      solver seconds for 36 to 47 cards (results/sat/c4v6-natural-cards/parts.csv). The
