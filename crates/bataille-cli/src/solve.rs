@@ -307,8 +307,17 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             );
         }
     }
-    // The directory is this question's from now on: a run stopped at once can be resumed.
-    write(&args, &header, &rows, &parts, &known)?;
+    // Nothing left to solve (every period decided, or the search stopped at its loop before):
+    // the files stay as they are, their command and solver lines those of the runs that
+    // decided them, and the answer is said again.
+    let mut exact_found = rows.iter().any(|r| r.1 == "found");
+    let nothing_left = (exact_found && !args.all) || (first..=last).all(|p| decided.contains(&p));
+    if nothing_left {
+        println!("nothing left to solve: {} is kept as it is", args.run.out.display());
+    } else {
+        // The directory is this question's from now on: a run stopped at once can be resumed.
+        write(&args, &header, &rows, &parts, &known)?;
+    }
     let settings = args.run.settings(args.all)?;
     println!(
         "deck:      C={} V={} {}, {}{}",
@@ -325,7 +334,6 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     // The parts of a split period run on these threads.
     let pool = if args.split { Some(Pool::new(args.threads.unwrap_or(0))?) } else { None };
     let mut stopped_at = None;
-    let mut exact_found = rows.iter().any(|r| r.1 == "found");
     for period in first..=last {
         if exact_found && !args.all {
             break;
@@ -354,7 +362,9 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         }
     }
     args.run.put_away_proofs(&settings);
-    write(&args, &header, &rows, &parts, &known)?;
+    if !nothing_left {
+        write(&args, &header, &rows, &parts, &known)?;
+    }
     let stopped_at = stopped_at.map(|p| (p, settings.stop.load(Ordering::Relaxed)));
     println!("{}", conclusion(&rows, counted, first, last, args.all, stopped_at, &restricted));
     Ok(RunArgs::exit_code(&settings))

@@ -162,7 +162,7 @@ fn solver_configurations_give_the_same_answers() {
     assert_eq!(files[0], files[1]);
     assert_eq!(files[0], files[2]);
     // Resumed with another configuration: each row keeps the solver that decided it, and
-    // metadata.csv the commands of every run, first to last.
+    // metadata.csv the commands of every run that decided something, first to last.
     let mixed = dir.join("mixed");
     let out = mixed.to_str().unwrap();
     let short = ["cycles", "solve", "-c", "1", "-v", "5", "--max-period", "3"];
@@ -170,26 +170,56 @@ fn solver_configurations_give_the_same_answers() {
     let to_five = ["cycles", "solve", "-c", "1", "-v", "5", "--max-period", "5"];
     let o = bataille(&[&to_five[..], &["--out", out, "--resume"]].concat());
     assert_eq!(o.status.code(), Some(2), "another question: {}", text(&o));
-    // (Nothing left to solve: no proof kept, so no proofs directory named.)
-    let resumed = run_ok(&[&short[..], &["--keep", "--out", out, "--resume"]].concat());
+    let read = |name: &str| fs::read_to_string(mixed.join(name)).unwrap();
+    let commands = |metadata: &str| -> Vec<String> {
+        metadata
+            .lines()
+            .filter(|l| l.starts_with("earlier_command,") || l.starts_with("command,"))
+            .map(str::to_string)
+            .collect()
+    };
+    // Nothing left to solve: the files are kept as they are (the solver line still the one
+    // that decided every row), no proof kept, so no proofs directory named.
+    let (metadata, instances) = (read("metadata.csv"), read("instances.csv"));
+    let keep = [&short[..], &["--keep", "--out", out, "--resume"]].concat();
+    let resumed = run_ok(&keep);
+    assert!(resumed.contains("nothing left to solve"), "{resumed}");
     assert!(!resumed.contains("proofs:"), "{resumed}");
-    // The same command again is not written twice.
-    run_ok(&[&short[..], &["--keep", "--out", out, "--resume"]].concat());
-    let metadata = fs::read_to_string(mixed.join("metadata.csv")).unwrap();
-    let commands: Vec<&str> = metadata
-        .lines()
-        .filter(|l| l.starts_with("earlier_command,") || l.starts_with("command,"))
-        .collect();
-    assert_eq!(commands.len(), 2, "{metadata}");
+    assert!(resumed.contains("certified: every loop of period 1 to 3"), "{resumed}");
+    assert_eq!((read("metadata.csv"), read("instances.csv")), (metadata, instances.clone()));
+    // A period stopped (as a signal leaves it) is solved again, with this run's solver.
+    let stop_period_3 = || {
+        let rows: Vec<String> = read("instances.csv")
+            .lines()
+            .map(|l| {
+                if l.starts_with("3,") {
+                    l.replacen(",complete,", ",stopped,", 1)
+                } else {
+                    l.into()
+                }
+            })
+            .collect();
+        fs::write(mixed.join("instances.csv"), rows.join("\n") + "\n").unwrap();
+    };
+    stop_period_3();
+    let resumed = run_ok(&keep);
+    assert!(resumed.contains("period 3: complete"), "{resumed}");
+    let rows: Vec<String> = read("instances.csv").lines().skip(1).map(str::to_string).collect();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert!(rows[..2].iter().all(|l| l.ends_with(",cadical-3.0.1 --sat --binary")), "{rows:?}");
+    assert!(rows[2].ends_with(",cadical-3.0.1 --binary"), "{rows:?}");
+    let metadata = read("metadata.csv");
+    let first_two = commands(&metadata);
+    assert_eq!(first_two.len(), 2, "{metadata}");
     assert!(
-        commands[0].starts_with("earlier_command,") && commands[0].contains("--solver-config sat")
+        first_two[0].starts_with("earlier_command,")
+            && first_two[0].contains("--solver-config sat")
     );
-    assert!(commands[1].starts_with("command,") && commands[1].contains("--keep"), "{metadata}");
-    let instances = fs::read_to_string(mixed.join("instances.csv")).unwrap();
-    assert!(
-        instances.lines().skip(1).all(|l| l.ends_with(",cadical-3.0.1 --sat --binary")),
-        "{instances}"
-    );
+    assert!(first_two[1].starts_with("command,") && first_two[1].contains("--keep"), "{metadata}");
+    // The same command again, solving again, is not written twice.
+    stop_period_3();
+    run_ok(&keep);
+    assert_eq!(commands(&read("metadata.csv")), first_two);
 }
 
 #[test]

@@ -85,8 +85,15 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     rows.retain(|r| !is_open(&r.1));
     let decided: Vec<u32> = rows.iter().map(|r| r.0).collect();
     found.retain(|c| decided.contains(&(c.period_rounds as u32)));
-    // The directory is this question's from now on: a run stopped at once can be resumed.
-    write(&args, &header, &rows, &found)?;
+    // Nothing left to solve: the files stay as they are, their command and solver lines those
+    // of the runs that decided them, and the answer is said again.
+    let nothing_left = (first..=last).all(|r| decided.contains(&r));
+    if nothing_left {
+        println!("nothing left to solve: {} is kept as it is", args.run.out.display());
+    } else {
+        // The directory is this question's from now on: a run stopped at once can be resumed.
+        write(&args, &header, &rows, &found)?;
+    }
     let settings = args.run.settings(true)?;
     println!("question:  {what} of {} cards, hands of {}, {times}", args.cards, args.cards / 2);
     println!(
@@ -113,7 +120,9 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         }
     }
     args.run.put_away_proofs(&settings);
-    write(&args, &header, &rows, &found)?;
+    if !nothing_left {
+        write(&args, &header, &rows, &found)?;
+    }
     let complete_to = (first..=last)
         .take_while(|r| rows.iter().any(|row| row.0 == *r && row.1 == "complete"))
         .last();
