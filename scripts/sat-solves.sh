@@ -19,9 +19,10 @@
 #                                             sums of its parts' seconds and proofs)
 #        scripts/sat-solves.sh aligned-table  the table of the aligned questions
 # Environment: BIN (default target/release/bataille), LIMIT (seconds per period, or per part
-#   of a --split question; default 600, unless the question sets its own), JOBS (questions solved at once, default 1: the solver
-#   uses one core, so on a workstation JOBS=<cores> runs that many questions side by side, each
-#   line of output prefixed with its question's name; the answers are the same as in a row),
+#   of a --split question; default 600, unless the question sets its own), JOBS (questions
+#   solved at once, default 1: the solver uses one core, so on a workstation JOBS=<cores>
+#   runs that many questions side by side, each line of output prefixed with its question's
+#   name; the answers are the same as in a row),
 #   THREADS (parts of a --split question solved at once, default 1).
 set -euo pipefail
 BIN=${BIN:-target/release/bataille}
