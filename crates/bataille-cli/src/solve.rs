@@ -463,13 +463,19 @@ impl SplitRun<'_> {
         parts: &mut Vec<PartRow>,
         known: &mut Vec<Found>,
     ) -> Result<Verdict> {
-        let todo: Vec<Question> = q
+        let mut todo: Vec<Question> = q
             .parts()
             .into_iter()
             .filter(|p| {
                 !parts.iter().any(|r| r.period == q.period && Some(r.first_hand) == p.first_hand)
             })
             .collect();
+        // Longest first, as the earlier period that took the longest predicts: the period
+        // ends sooner, and a part that needs most of a working session starts at its
+        // beginning (an unknown part goes after the known ones, the rest in their order).
+        let expected = expected_seconds(parts, q.period);
+        let guess = |p: &Question| expected.iter().find(|e| Some(e.0) == p.first_hand).map(|e| e.1);
+        todo.sort_by(|a, b| guess(b).unwrap_or(-1.0).total_cmp(&guess(a).unwrap_or(-1.0)));
         let found_exact = AtomicBool::new(false);
         let settings = self.settings;
         let all = self.args.all;
@@ -480,8 +486,7 @@ impl SplitRun<'_> {
             settings.stop.store(true, Ordering::Relaxed);
             failed.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e);
         };
-        let mut todo: Vec<&Question> = todo.iter().collect();
-        self.pool.for_each_mut(&mut todo, |part| {
+        self.pool.for_each_in_order(&todo, |part| {
             if settings.stop.load(Ordering::Relaxed)
                 || (!all && found_exact.load(Ordering::Relaxed))
             {
@@ -523,6 +528,26 @@ impl SplitRun<'_> {
         );
         Ok(verdict)
     }
+}
+
+/// The seconds each part (by first hand) took in the period before `period` whose parts took
+/// the longest in all: what the parts of `period` are expected to take, in that order (empty
+/// when no earlier period was split).
+fn expected_seconds(parts: &[PartRow], period: u32) -> Vec<(u32, f64)> {
+    // (solve_s, after the period and first hand columns.)
+    let column = 2 + INSTANCES_HEADER.split(',').position(|c| c == "solve_s").expect("a column");
+    let seconds = |r: &PartRow| r.field(column).parse::<f64>().unwrap_or(0.0);
+    let mut totals: Vec<(u32, f64)> = Vec::new();
+    for r in parts.iter().filter(|r| r.period < period) {
+        match totals.iter_mut().find(|t| t.0 == r.period) {
+            Some(t) => t.1 += seconds(r),
+            None => totals.push((r.period, seconds(r))),
+        }
+    }
+    let Some(&(slowest, _)) = totals.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
+        return Vec::new();
+    };
+    parts.iter().filter(|r| r.period == slowest).map(|r| (r.first_hand, seconds(r))).collect()
 }
 
 /// The loops of a split run in their canonical order, whatever order the parts finished in:
@@ -1024,4 +1049,40 @@ fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
         known.push(found);
     }
     Ok((rows, parts, known, claims))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PartRow, expected_seconds};
+
+    fn row(period: u32, first_hand: u32, seconds: f64) -> PartRow {
+        PartRow {
+            period,
+            first_hand,
+            verdict: "complete".to_string(),
+            line: format!(
+                "{period},{first_hand},false,complete,0,10,20,1,{seconds:.3},0.1,5,h,3,c,cadical"
+            ),
+        }
+    }
+
+    #[test]
+    fn parts_are_expected_to_take_what_they_took_in_the_slowest_earlier_period() {
+        let parts = vec![
+            row(36, 1, 40.0),
+            row(36, 2, 680.0),
+            row(36, 3, 300.0),
+            // An odd count, refuted at once, and a later period stopped early.
+            row(37, 1, 0.1),
+            row(37, 2, 0.1),
+            row(37, 3, 0.1),
+            row(38, 2, 5.0),
+            // The period being solved, and one after it, do not count.
+            row(40, 1, 9000.0),
+            row(41, 1, 9000.0),
+        ];
+        assert_eq!(expected_seconds(&parts, 40), vec![(1, 40.0), (2, 680.0), (3, 300.0)]);
+        assert_eq!(expected_seconds(&parts, 37), vec![(1, 40.0), (2, 680.0), (3, 300.0)]);
+        assert_eq!(expected_seconds(&parts, 36), Vec::new());
+    }
 }

@@ -20,6 +20,8 @@
 //! assert_eq!(kept, vec![1, 2]);
 //! ```
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use rayon::prelude::*;
 
 /// Why a pool could not be built.
@@ -71,6 +73,20 @@ impl Pool {
         self.pool.install(|| items.par_iter_mut().with_max_len(1).for_each(&work));
     }
 
+    /// Runs `work` on every item of `items` in parallel, the workers taking the items in the
+    /// order of the slice: each free worker starts the first item no worker has started. Put
+    /// the longest items first and the last of them to end ends soon after the others (a list
+    /// scheduler), where [`Pool::for_each_mut`] lets rayon split the slice in halves, each
+    /// worker going through its own half.
+    pub fn for_each_in_order<T: Sync>(&self, items: &[T], work: impl Fn(&T) + Sync) {
+        let next = AtomicUsize::new(0);
+        self.pool.broadcast(|_| {
+            while let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
+                work(item);
+            }
+        });
+    }
+
     /// Runs `work` on every unit of `units` in parallel and returns the results in the order of
     /// `units`, up to (not including) the first unit whose `work` returned `None`.
     pub fn map_prefix<T: Send>(
@@ -81,5 +97,52 @@ impl Pool {
         let results: Vec<Option<T>> =
             self.pool.install(|| units.par_iter().with_max_len(1).map(|&u| work(u)).collect());
         results.into_iter().map_while(|r| r).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::Pool;
+
+    #[test]
+    fn in_order_runs_each_item_once() {
+        let items: Vec<usize> = (0..100).collect();
+        let runs: Vec<AtomicUsize> = (0..100).map(|_| AtomicUsize::new(0)).collect();
+        Pool::new(3).unwrap().for_each_in_order(&items, |&i| {
+            runs[i].fetch_add(1, Ordering::Relaxed);
+        });
+        assert!(runs.iter().all(|r| r.load(Ordering::Relaxed) == 1));
+    }
+
+    #[test]
+    fn in_order_starts_the_items_in_their_order() {
+        // One worker goes through the slice from its start.
+        let started = Mutex::new(Vec::new());
+        Pool::new(1).unwrap().for_each_in_order(&[5, 1, 4, 2], |&i| {
+            started.lock().unwrap().push(i);
+        });
+        assert_eq!(started.into_inner().unwrap(), vec![5, 1, 4, 2]);
+        // Two workers: while the first item holds one of them, the other takes every later
+        // item in its turn (a split of the slice in halves would run 2 and 3 before 1).
+        let first_done = Mutex::new(false);
+        let later = Mutex::new(Vec::new());
+        let wake = std::sync::Condvar::new();
+        Pool::new(2).unwrap().for_each_in_order(&[0, 1, 2, 3], |&i| {
+            if i == 0 {
+                let mut seen = later.lock().unwrap();
+                while seen.len() < 3 {
+                    seen = wake.wait(seen).unwrap();
+                }
+                *first_done.lock().unwrap() = true;
+            } else {
+                later.lock().unwrap().push(i);
+                wake.notify_all();
+            }
+        });
+        assert!(first_done.into_inner().unwrap());
+        assert_eq!(later.into_inner().unwrap(), vec![1, 2, 3]);
     }
 }
