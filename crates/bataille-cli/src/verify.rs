@@ -150,8 +150,15 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
         first = false;
     }
     if first {
-        let failed = check_records(&records_path, rows.as_deref().unwrap_or(&[]), markdown);
-        return Ok(exit_code(failed));
+        // The record rows are all that was asked: with no records file, nothing is checked.
+        let Some(rows) = rows else {
+            bail!(
+                "no records file {} to replay (run from the repository's root, or pass --results \
+                 DIR or --records FILE)",
+                records_path.display()
+            );
+        };
+        return Ok(exit_code(check_records(&records_path, &rows, markdown)));
     }
     let rows_missing = rows.is_none();
     let failed = match rows {

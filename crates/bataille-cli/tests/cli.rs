@@ -115,6 +115,14 @@ fn verify_filter() {
     let o = bataille(&["verify", "--filter", "c1-v5", "--records", "no-such-file.csv"]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     assert!(stderr(&o).contains("which --filter \"c1-v5\" leaves out"), "{}", stderr(&o));
+    // The record rows alone, from a results directory with no records file: nothing is
+    // checked, which is an error, not "0 rows replayed".
+    let empty = dir.join("no-records");
+    fs::create_dir_all(&empty).unwrap();
+    let o = bataille(&["verify", "--filter", "records", "--results", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("no records file"), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("replayed"), "{}", stdout(&o));
     // CSV: the catalogue only, no tally and no record rows.
     let o = bataille(&["verify", "--csv", "--filter", "c1-v5"]);
     assert!(o.status.success());

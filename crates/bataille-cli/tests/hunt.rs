@@ -201,6 +201,24 @@ fn killed_run_resumes_from_its_last_checkpoint() {
     assert!(deals(&cut) < deals(&full), "{} of {}", deals(&cut), deals(&full));
 }
 
+/// A census out of reach (more than 30 days even at a rate faster than any measured) is refused
+/// before anything is written, whole or in a shard, unless --no-estimate-limit is given.
+#[test]
+fn a_census_out_of_reach_is_refused() {
+    let dir = scratch!("census-out-of-reach");
+    let out = dir.join("out");
+    for extra in [&[][..], &["--shard", "1/1000", "--threads", "2"]] {
+        let args = [&["cycles", "census", "-c", "4", "-v", "13"][..], extra].concat();
+        let o = bataille(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains("positions: even at"), "{}", text(&o));
+        assert!(text(&o).contains("--no-estimate-limit"), "{}", text(&o));
+        assert!(!out.exists());
+    }
+    // A deck within reach starts as before (C=4 V=3 takes a moment).
+    run_ok(&["cycles", "census", "-c", "4", "-v", "3", "--out", out.to_str().unwrap()]);
+}
+
 /// `cycles census` in shards, merged: the files of one run; the merge refuses to write over
 /// one of its own inputs, and a budget whose walk could not fit in memory is refused.
 #[test]

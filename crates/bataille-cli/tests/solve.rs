@@ -555,6 +555,22 @@ fn damaged_files_are_refused_on_resume() {
         assert_eq!(o.status.code(), Some(2), "{}", text(&o));
         assert!(text(&o).contains(message), "{message}: {}", text(&o));
     }
+    // blocks.csv, made from rounds.csv and kept by a resume with nothing left, which says
+    // every cycle is in it: a row removed, or the file gone, is refused too.
+    fs::write(blocks.join("rounds.csv"), &rounds).unwrap();
+    let catalogue = fs::read_to_string(blocks.join("blocks.csv")).unwrap();
+    let resume = [&aligned[..], &["--resume", "--out", blocks.to_str().unwrap()]].concat();
+    assert!(run_ok(&resume).contains("nothing left to solve"));
+    for bad in [Some(drop_line(&catalogue, 3)), None] {
+        match bad {
+            Some(text) => fs::write(blocks.join("blocks.csv"), text).unwrap(),
+            None => fs::remove_file(blocks.join("blocks.csv")).unwrap(),
+        }
+        let o = bataille(&resume);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains("blocks.csv"), "{}", text(&o));
+        assert!(!text(&o).contains("certified"), "{}", text(&o));
+    }
 }
 
 /// A period that stopped at its first loop is not complete: resumed with --all, it lists every

@@ -203,11 +203,7 @@ fn write(args: &SolveArgs, header: &str, rows: &[Row], found: &[BlockCycle]) -> 
         instances.push_str(&r.2);
         instances.push('\n');
     }
-    let mut catalogue = format!("{CATALOGUE_HEADER}\n");
-    for c in blocks::catalogue(found) {
-        catalogue.push_str(&blocks::catalogue_row(&c));
-        catalogue.push('\n');
-    }
+    let catalogue = catalogue_text(found);
     let mut sorted: Vec<&BlockCycle> = found.iter().collect();
     sorted.sort_by(|a, b| {
         (a.period_rounds, &a.first, &a.second).cmp(&(b.period_rounds, &b.first, &b.second))
@@ -225,13 +221,23 @@ fn write(args: &SolveArgs, header: &str, rows: &[Row], found: &[BlockCycle]) -> 
     files.commit()
 }
 
+/// blocks.csv: the catalogue rows of the cycles of rounds found (a function of them alone).
+fn catalogue_text(found: &[BlockCycle]) -> String {
+    let mut catalogue = format!("{CATALOGUE_HEADER}\n");
+    for c in blocks::catalogue(found) {
+        catalogue.push_str(&blocks::catalogue_row(&c));
+        catalogue.push('\n');
+    }
+    catalogue
+}
+
 /// The header of rounds.csv.
 const ROUNDS_HEADER: &str = "period_rounds,cycle_id,position";
 
 /// The periods decided before and their cycles of rounds, checked: headers, every column,
 /// this question's periods only and once each, each cycle played again by the engine from its
 /// position (nothing else is taken from the files), of this question's cards, and as many as
-/// each decided period counted.
+/// each decided period counted; blocks.csv must be their catalogue.
 fn read_previous(args: &SolveArgs, first: u32, last: u32) -> Result<(Vec<Row>, Vec<BlockCycle>)> {
     let out = &args.run.out;
     let read = |name: &str| -> Result<String> {
@@ -322,6 +328,16 @@ fn read_previous(args: &SolveArgs, first: u32, last: u32) -> Result<(Vec<Row>, V
                 listed.1
             );
         }
+    }
+    // blocks.csv is made from rounds.csv: it must be what these cycles give, since a resume
+    // with nothing left to solve keeps it and says every cycle is in it.
+    let path = out.join("blocks.csv");
+    if read("blocks.csv")? != catalogue_text(&found) {
+        bail!(
+            "--resume: {} is not the catalogue of the cycles in rounds.csv: the files do not \
+             agree (start again with --replace)",
+            path.display()
+        );
     }
     Ok((rows, found))
 }
