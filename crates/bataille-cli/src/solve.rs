@@ -161,6 +161,16 @@ impl RunArgs {
     /// a progress line on standard error at most every 30 s.
     pub(crate) fn settings(&self, all: bool) -> Result<Settings> {
         let proofs = self.out.join("proofs");
+        if self.replace {
+            // The kept proofs of the results replaced go with them.
+            for file in std::fs::read_dir(&proofs).into_iter().flatten().flatten() {
+                let path = file.path();
+                if matches!(path.extension().and_then(|x| x.to_str()), Some("cnf" | "lrat")) {
+                    std::fs::remove_file(&path)
+                        .with_context(|| format!("cannot remove {}", path.display()))?;
+                }
+            }
+        }
         std::fs::create_dir_all(&proofs)
             .with_context(|| format!("cannot create {}", proofs.display()))?;
         Ok(Settings {
@@ -788,8 +798,8 @@ fn write(
     let mut files = OutputFiles::new(&args.run.out);
     files.add("cycles.csv", cycles.into_bytes());
     files.add("instances.csv", instances.into_bytes());
-    // (A parts.csv whose parts are all dropped is rewritten empty, not left behind.)
-    if !parts.is_empty() || args.run.out.join("parts.csv").exists() {
+    // (A parts.csv whose parts are all dropped is removed with the other stale outputs.)
+    if !parts.is_empty() {
         let mut parts: Vec<&PartRow> = parts.iter().collect();
         parts.sort_by_key(|r| (r.period, r.first_hand));
         let mut text = format!("{column},first_hand,{INSTANCES_HEADER}\n");
@@ -1001,9 +1011,10 @@ fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
         if proved.count() != e.parts {
             bail!(
                 "--resume: {} line {line}: {} is complete with no proof of its own, and not \
-                 every part of it is complete in parts.csv",
+                 every part of it is complete in parts.csv{}",
                 out.join("instances.csv").display(),
-                label(e.counted, period)
+                label(e.counted, period),
+                if path.exists() { "" } else { " (there is no parts.csv)" }
             );
         }
     }

@@ -356,7 +356,10 @@ fn winning<G: Front>(engine: &Engine<G>, p: &G::Position) -> Result<Vec<Move<G::
 }
 
 fn number(w: &str, what: &str) -> Result<u64, String> {
-    w.parse::<u64>().map_err(|_| format!("{what} {w:?} is not a number"))
+    w.parse::<u64>().map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => format!("{what} {w:?} is more than {}", u64::MAX),
+        _ => format!("{what} {w:?} is not a number"),
+    })
 }
 
 impl Front for Nim {

@@ -314,6 +314,22 @@ fn a_used_output_directory_is_refused_unless_resumed_or_replaced() {
         &["not empty", "not this run's"],
     );
     run_ok(&[&["explore"][..], &first, &["--resume"]].concat());
+    // Resuming results that lost their metadata.csv says so; an output directory that is a
+    // link to nowhere is named as such.
+    let solved = dir.join("solved");
+    let question = ["cycles", "solve", "-c", "1", "-v", "5", "--period", "2", "--out", s(&solved)];
+    run_ok(&question);
+    fs::remove_file(solved.join("metadata.csv")).unwrap();
+    refused(&[&question[..], &["--resume"]].concat(), &["not this run's", "no metadata.csv"]);
+    #[cfg(unix)]
+    {
+        let link = dir.join("link");
+        std::os::unix::fs::symlink(dir.join("nowhere"), &link).unwrap();
+        refused(
+            &["cycles", "solve", "-c", "1", "-v", "5", "--period", "2", "--out", s(&link)],
+            &["is a symbolic link to", "does not exist"],
+        );
+    }
 }
 
 // 11. The records file is checked before any work, and read within bounds.

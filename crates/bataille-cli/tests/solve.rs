@@ -82,6 +82,27 @@ fn first_loop_stops_the_search_and_proofs_are_kept_on_request() {
     // text proof starts with a clause ID.
     let proof = fs::read(out.join("proofs/period-5.lrat")).unwrap();
     assert!(matches!(proof.first(), Some(b'a' | b'd')), "{:?}", &proof[..proof.len().min(16)]);
+    // --replace by another question takes the results replaced away, their proofs and the
+    // files of their kind included: here a split question, then an aligned one, then this.
+    let listing = |d: &std::path::Path| {
+        let mut names: Vec<String> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let o = out.to_str().unwrap();
+    let split = ["cycles", "solve", "-c", "1", "-v", "5", "--cards", "--period", "2", "--split"];
+    run_ok(&[&split[..], &["--keep", "--replace", "--out", o]].concat());
+    let proofs = listing(&out.join("proofs"));
+    assert_eq!(proofs.len(), 4, "{proofs:?}");
+    assert!(proofs.iter().all(|p| p.starts_with("cards-2-hand-")), "{proofs:?}");
+    assert!(listing(&out).contains(&"parts.csv".to_string()));
+    run_ok(&["aligned", "solve", "--cards", "4", "--rounds", "1", "--replace", "--out", o]);
+    assert_eq!(listing(&out), ["blocks.csv", "instances.csv", "metadata.csv", "rounds.csv"]);
+    run_ok(&["cycles", "solve", "-c", "1", "-v", "5", "--period", "2", "--replace", "--out", o]);
+    assert_eq!(listing(&out), ["cycles.csv", "instances.csv", "metadata.csv"]);
 }
 
 #[test]

@@ -56,7 +56,7 @@ impl std::fmt::Display for OrderError {
         let show = |c: &[Card]| c.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
         write!(
             f,
-            "the order {} is not an arrangement of the cards won in this trick ({})",
+            "the order [{}] is not an arrangement of the cards won in this trick ({})",
             show(&self.order),
             show(&self.won)
         )

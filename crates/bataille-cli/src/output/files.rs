@@ -15,7 +15,11 @@ use anyhow::{Context, Result, bail};
 
 /// The files that the commands with `--out` write: the ones a run replaces, and the ones
 /// that do not count as another run's results (the checkpoint aside).
-pub(crate) const OUTPUT_NAMES: [&str; 9] = [
+pub(crate) const OUTPUT_NAMES: [&str; 13] = [
+    "instances.csv",
+    "parts.csv",
+    "rounds.csv",
+    "blocks.csv",
     "summary.csv",
     "histograms.csv",
     "records.csv",
@@ -369,10 +373,13 @@ pub(crate) fn prepare_outputs(
         others.sort();
         let allowed = others.is_empty() || (resume && own(out));
         if !allowed {
-            let why = if resume {
+            let why = if !resume {
+                "a rerun would replace its results"
+            } else if out.join("metadata.csv").exists() {
                 "its files are not this run's (another deck, question or state)"
             } else {
-                "a rerun would replace its results"
+                "its files are not this run's (another deck, question or state; it has no \
+                 metadata.csv)"
             };
             bail!(
                 "the output directory {} is not empty ({} entries, e.g. {}): {why}; pass \
@@ -382,6 +389,13 @@ pub(crate) fn prepare_outputs(
                 others[0]
             );
         }
+    }
+    if out.is_symlink() && !out.exists() {
+        bail!(
+            "the output directory {} is a symbolic link to {}, which does not exist",
+            out.display(),
+            fs::read_link(out).map(|p| p.display().to_string()).unwrap_or_default()
+        );
     }
     let created = (!out.exists()).then(|| out.to_path_buf());
     fs::create_dir_all(out)
