@@ -567,7 +567,8 @@ pub(crate) const MAX_STATE_BYTES: u64 = 8 << 30;
 pub(crate) const MAX_RECORDS_BYTES: u64 = 256 << 20;
 
 /// Reads the file at `path` as text: `Ok(None)` when it does not exist. It must be a regular
-/// file of at most `max` bytes, and is read no further than that (`/dev/zero` is refused).
+/// file of at most `max` bytes, and is read no further than that (`/dev/zero` is refused). A
+/// UTF-8 byte-order mark at its start, which some editors add, is dropped.
 pub(crate) fn read_bounded(path: &Path, max: u64) -> Result<Option<String>> {
     let meta = match fs::metadata(path) {
         Ok(m) => m,
@@ -583,6 +584,9 @@ pub(crate) fn read_bounded(path: &Path, max: u64) -> Result<Option<String>> {
         .with_context(|| format!("cannot read {}", path.display()))?;
     if bytes.len() as u64 > max {
         bail!("{} is larger than the limit of {max} bytes", path.display());
+    }
+    if bytes.starts_with(b"\xef\xbb\xbf") {
+        bytes.drain(..3);
     }
     String::from_utf8(bytes)
         .map(Some)
@@ -672,6 +676,20 @@ mod tests {
         let e = f.commit().unwrap_err().to_string();
         assert!(e.contains("blocked"), "{e}");
         assert!(!temporary(&blocked).exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Text files are read as their text: a byte-order mark an editor put first is dropped,
+    /// the same bytes elsewhere are kept, and a file over the bound is refused.
+    #[test]
+    fn bounded_reads_drop_a_byte_order_mark() {
+        let dir = std::env::temp_dir().join(format!("bataille-bom-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.csv");
+        fs::write(&path, "\u{feff}a,b\n\u{feff}\n").unwrap();
+        assert_eq!(read_bounded(&path, 100).unwrap().as_deref(), Some("a,b\n\u{feff}\n"));
+        assert!(read_bounded(&path, 5).is_err());
+        assert_eq!(read_bounded(&dir.join("absent"), 100).unwrap(), None);
         fs::remove_dir_all(&dir).unwrap();
     }
 }
