@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use bataille_engine::{DeckSpec, Method, Methods, Position};
 use bataille_sat::{
-    Certificate, Config, Counted, Found, Instance, Question, Settings, Verdict, solve,
+    Certificate, Config, Counted, Found, Instance, Question, Settings, Verdict, solve, solve::PART,
 };
 use bataille_search::pool::Pool;
 use clap::Args;
@@ -161,14 +161,14 @@ impl RunArgs {
     /// a progress line on standard error at most every 30 s.
     pub(crate) fn settings(&self, all: bool) -> Result<Settings> {
         let proofs = self.out.join("proofs");
-        if self.replace {
-            // The kept proofs of the results replaced go with them.
-            for file in std::fs::read_dir(&proofs).into_iter().flatten().flatten() {
-                let path = file.path();
-                if matches!(path.extension().and_then(|x| x.to_str()), Some("cnf" | "lrat")) {
-                    std::fs::remove_file(&path)
-                        .with_context(|| format!("cannot remove {}", path.display()))?;
-                }
+        // The files a run killed on the way was writing (this run holds the directory's lock),
+        // and with --replace the kept proofs of the results replaced, which go with them.
+        let ours: &[&str] = if self.replace { &[PART, "cnf", "lrat"] } else { &[PART] };
+        for file in std::fs::read_dir(&proofs).into_iter().flatten().flatten() {
+            let path = file.path();
+            if path.extension().and_then(|x| x.to_str()).is_some_and(|x| ours.contains(&x)) {
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("cannot remove {}", path.display()))?;
             }
         }
         std::fs::create_dir_all(&proofs)

@@ -101,8 +101,16 @@ fn first_loop_stops_the_search_and_proofs_are_kept_on_request() {
     assert!(listing(&out).contains(&"parts.csv".to_string()));
     run_ok(&["aligned", "solve", "--cards", "4", "--rounds", "1", "--replace", "--out", o]);
     assert_eq!(listing(&out), ["blocks.csv", "instances.csv", "metadata.csv", "rounds.csv"]);
-    run_ok(&["cycles", "solve", "-c", "1", "-v", "5", "--period", "2", "--replace", "--out", o]);
+    let two = ["cycles", "solve", "-c", "1", "-v", "5", "--period", "2", "--out", o];
+    run_ok(&[&two[..], &["--replace"]].concat());
     assert_eq!(listing(&out), ["cycles.csv", "instances.csv", "metadata.csv"]);
+    // A proof being written has a name of its own: a run killed on the way leaves no file that
+    // reads as a kept proof, and the next run in the directory removes what it left.
+    fs::create_dir_all(out.join("proofs")).unwrap();
+    fs::write(out.join("proofs/period-9.lrat.part"), "cut").unwrap();
+    fs::write(out.join("proofs/notes.txt"), "mine").unwrap();
+    run_ok(&[&two[..], &["--resume"]].concat());
+    assert_eq!(listing(&out.join("proofs")), ["notes.txt"]);
 }
 
 #[test]

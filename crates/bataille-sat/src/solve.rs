@@ -144,6 +144,10 @@ pub enum SolveError {
     Replay(String, String),
 }
 
+/// The extension added to the CNF and proof files while they are written: a file with it is
+/// not a kept file (one left by a run killed on the way may be removed).
+pub const PART: &str = "part";
+
 /// How to solve.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -308,8 +312,11 @@ pub(crate) fn drive(
         calls: Rc::clone(&seen),
         started,
     };
-    let cnf_path = settings.work_dir.join(format!("{stem}.cnf"));
-    let proof_path = settings.work_dir.join(format!("{stem}.lrat"));
+    // Written under a `.part` name, renamed when kept: a run killed on the way leaves no file
+    // that reads as a kept CNF or proof.
+    let kept_path = |ext: &str| settings.work_dir.join(format!("{stem}.{ext}"));
+    let cnf_path = settings.work_dir.join(format!("{stem}.cnf.{PART}"));
+    let proof_path = settings.work_dir.join(format!("{stem}.lrat.{PART}"));
     let traced = |cnf: &Cnf| -> Result<CaDiCal, SolveError> {
         let mut s = settings.config.solver_new()?;
         for (name, value) in [("lrat", 1), ("binary", 1)] {
@@ -418,12 +425,21 @@ pub(crate) fn drive(
         Verdict::Complete => Some(certify(&cnf_path, &proof_path)?),
         _ => None,
     };
-    if !settings.keep {
-        for p in [&cnf_path, &proof_path] {
-            let _ = fs::remove_file(p);
+    let _ = fs::remove_file(kept_path("lrat"));
+    if settings.keep {
+        let keep = |from: &Path, ext: &str| {
+            fs::rename(from, kept_path(ext)).map_err(|source| SolveError::Io {
+                what: format!("cannot keep {}", kept_path(ext).display()),
+                source,
+            })
+        };
+        keep(&cnf_path, "cnf")?;
+        if verdict == Verdict::Complete {
+            keep(&proof_path, "lrat")?;
         }
-    } else if verdict != Verdict::Complete {
-        let _ = fs::remove_file(&proof_path);
+    }
+    for p in [&cnf_path, &proof_path] {
+        let _ = fs::remove_file(p);
     }
     Ok(Run {
         verdict,
