@@ -128,31 +128,36 @@ fn read_state(path: &Path, spec: CensusSpec, shard: Option<Shard>) -> Result<Cen
         .with_context(|| format!("cannot use {}", path.display()))
 }
 
-/// Positions the census plays per CPU-second at most, for the bound below: 4 times the rate of
-/// C=4 V=6 natural (8.1·10^16 positions in about 3.3·10^6 CPU-seconds, measured on three
-/// shards), itself 5 times that of C=4 V=5 (6.4·10^12 in 1,257): the census plays a smaller
-/// share of the positions as the deck grows.
-const CENSUS_POSITIONS_PER_CPU_S: f64 = 1e11;
+/// A rate of play the census is not expected to reach (positions per CPU-second), for the bound
+/// below: 10^12, 15 times the fastest measured, C=4 V=6 optimized (8.1·10^16 positions in about
+/// 1.2·10^6 CPU-seconds, from three shards; natural took 3.3·10^6), which was itself 5 times
+/// the rate of C=4 V=5 optimized (6.4·10^12 in 476): the census plays a smaller share of the
+/// positions as the deck grows, and this leaves room for more than one value of that growth.
+const CENSUS_POSITIONS_PER_CPU_S: f64 = 1e12;
 
-/// Refuses a census (or shard) that would take more than [`MAX_DAYS`] days on `threads` even
-/// at [`CENSUS_POSITIONS_PER_CPU_S`]: a bound from below, so nothing that could end within the
-/// limit is refused.
-fn refuse_out_of_reach(spec: CensusSpec, shard: Shard, threads: usize) -> Result<()> {
+/// Refuses a census whose units left (their share of the positions) would take more than
+/// [`MAX_DAYS`] days on `threads` even at [`CENSUS_POSITIONS_PER_CPU_S`]: only a deck far out
+/// of reach is refused.
+fn refuse_out_of_reach(state: &CensusState, threads: usize) -> Result<()> {
+    let spec = state.spec;
     let deck = spec.deck();
     let (n, c) = (deck.cards(), deck.colours());
     let factorial = |k: usize| (1..=k).map(|i| i as f64).product::<f64>();
     // (N + 1) N! / (C!)^V positions, every split counted.
     let positions = (n + 1) as f64 * factorial(n) / factorial(c).powi(deck.values() as i32);
-    let units = spec.units().count().max(1);
-    let share = CensusState::new(spec, shard).shard_units() as f64 / units as f64;
-    let days = positions * share / CENSUS_POSITIONS_PER_CPU_S / threads.max(1) as f64 / 86_400.0;
+    let left = state.shard_units().saturating_sub(state.done) as f64 / state.units.max(1) as f64;
+    let days = positions * left / CENSUS_POSITIONS_PER_CPU_S / threads.max(1) as f64 / 86_400.0;
     if days > MAX_DAYS {
         bail!(
-            "the census of {spec}{} has about {:.1e} positions: even at {:.0e} a CPU-second \
-             (4 times the rate measured on C=4 V=6) it would take more than {} on {threads} \
-             thread{} (pass --no-estimate-limit to run it anyway; --shard K/N runs a part)",
-            if shard == Shard::WHOLE { String::new() } else { format!(", shard {shard},") },
-            positions * share,
+            "the census of {spec}{} has about {:.1e} positions left: even at {:.0e} a CPU-second \
+             (15 times the fastest rate measured, C=4 V=6 optimized) it would take more than {} \
+             on {threads} thread{} (pass --no-estimate-limit to run it anyway)",
+            if state.shard == Shard::WHOLE {
+                String::new()
+            } else {
+                format!(", shard {},", state.shard)
+            },
+            positions * left,
             CENSUS_POSITIONS_PER_CPU_S,
             human_duration(days * 86_400.0),
             if threads == 1 { "" } else { "s" },
@@ -174,9 +179,6 @@ fn run_census(args: CensusArgs) -> Result<ExitCode> {
     }
     crate::checks::walk_memory(args.budget, deck.cards())?;
     let pool = Pool::new(args.threads)?;
-    if args.merge.is_empty() && !args.no_estimate_limit {
-        refuse_out_of_reach(spec, shard, pool.threads())?;
-    }
     // (A shard's own state.txt replaced by the merged one could not be merged again.)
     for part in &args.merge {
         crate::output::files::check_outside_outputs("--merge", part, &args.out)?;
@@ -200,6 +202,10 @@ fn run_census(args: CensusArgs) -> Result<ExitCode> {
             _ => CensusState::new(spec, shard),
         }
     };
+    if !merging && !args.no_estimate_limit {
+        // (Refused here, the output directory is removed again if this run created it.)
+        refuse_out_of_reach(&state, pool.threads())?;
+    }
     let stop = on_interrupt("bataille: stopping (Ctrl-C again to quit at once)");
     let started = Instant::now();
     let from = state.done;
@@ -603,4 +609,37 @@ fn run_hunt(args: HuntArgs) -> Result<ExitCode> {
         config = config.with_file("seeds.txt", write_seeds(&seeds).into_bytes());
     }
     crate::search::run_search(&game, &config, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use bataille_cycles::census::{CensusSpec, CensusState};
+    use bataille_engine::{DeckSpec, Method};
+    use bataille_search::Shard;
+
+    use super::refuse_out_of_reach;
+
+    fn census(c: usize, v: usize, method: Method, shard: Shard) -> CensusState {
+        CensusState::new(CensusSpec::new(DeckSpec::new(c, v).unwrap(), method).unwrap(), shard)
+    }
+
+    #[test]
+    fn only_a_census_far_out_of_reach_is_refused() {
+        // C=4 V=6 (920 CPU-hours natural, measured on shards) runs on one thread.
+        assert!(refuse_out_of_reach(&census(4, 6, Method::Natural, Shard::WHOLE), 1).is_ok());
+        // C=4 V=7, even optimized and on 64 threads, is refused; a thousandth of it is not.
+        let c4v7 = census(4, 7, Method::Optimized, Shard::WHOLE);
+        let e = refuse_out_of_reach(&c4v7, 64).unwrap_err().to_string();
+        assert!(e.contains("C=4 V=7 optimized") && e.contains("--no-estimate-limit"), "{e}");
+        let part = census(4, 7, Method::Optimized, "1/1000".parse().unwrap());
+        assert!(refuse_out_of_reach(&part, 64).is_ok());
+        // What is left counts (a state resumed): one unit of the 52-card census is still out
+        // of reach, none is not.
+        let mut c4v13 = census(4, 13, Method::Natural, Shard::WHOLE);
+        assert!(refuse_out_of_reach(&c4v13, 2).is_err());
+        c4v13.done = c4v13.shard_units() - 1;
+        assert!(refuse_out_of_reach(&c4v13, 2).is_err());
+        c4v13.done = c4v13.shard_units();
+        assert!(refuse_out_of_reach(&c4v13, 2).is_ok());
+    }
 }

@@ -162,11 +162,20 @@ impl RunArgs {
     pub(crate) fn settings(&self, all: bool) -> Result<Settings> {
         let proofs = self.out.join("proofs");
         // The files a run killed on the way was writing (this run holds the directory's lock),
-        // and with --replace the kept proofs of the results replaced, which go with them.
-        let ours: &[&str] = if self.replace { &[PART, "cnf", "lrat"] } else { &[PART] };
-        for file in std::fs::read_dir(&proofs).into_iter().flatten().flatten() {
+        // and with --replace the kept proofs of the results replaced, which go with them: only
+        // names the solver commands write, in a proofs directory of the output's own.
+        let mut ends = vec![format!(".cnf.{PART}"), format!(".lrat.{PART}")];
+        if self.replace {
+            ends.extend([".cnf".to_string(), ".lrat".to_string()]);
+        }
+        let ours = |name: &str| {
+            (name.starts_with("period-") || name.starts_with("cards-"))
+                && ends.iter().any(|e| name.ends_with(e))
+        };
+        let entries = if proofs.is_symlink() { None } else { std::fs::read_dir(&proofs).ok() };
+        for file in entries.into_iter().flatten().flatten() {
             let path = file.path();
-            if path.extension().and_then(|x| x.to_str()).is_some_and(|x| ours.contains(&x)) {
+            if file.file_name().to_str().is_some_and(ours) && path.is_file() {
                 std::fs::remove_file(&path)
                     .with_context(|| format!("cannot remove {}", path.display()))?;
             }
@@ -483,9 +492,7 @@ impl SplitRun<'_> {
         // Longest first, as the earlier period that took the longest predicts: the period
         // ends sooner, and a part that needs most of a working session starts at its
         // beginning (an unknown part goes after the known ones, the rest in their order).
-        let expected = expected_seconds(parts, q.period);
-        let guess = |p: &Question| expected.iter().find(|e| Some(e.0) == p.first_hand).map(|e| e.1);
-        todo.sort_by(|a, b| guess(b).unwrap_or(-1.0).total_cmp(&guess(a).unwrap_or(-1.0)));
+        longest_first(&mut todo, &expected_seconds(parts, q.period));
         let found_exact = AtomicBool::new(false);
         let settings = self.settings;
         let all = self.args.all;
@@ -538,6 +545,14 @@ impl SplitRun<'_> {
         );
         Ok(verdict)
     }
+}
+
+/// Orders `todo` by the seconds `expected` of each part (by first hand), most first; the parts
+/// with no expected time after them, and parts of equal times, in their order.
+fn longest_first(todo: &mut [Question], expected: &[(u32, f64)]) {
+    let guess =
+        |p: &Question| expected.iter().find(|e| Some(e.0) == p.first_hand).map_or(-1.0, |e| e.1);
+    todo.sort_by(|a, b| guess(b).total_cmp(&guess(a)));
 }
 
 /// The seconds each part (by first hand) took in the period before `period` whose parts took
@@ -1064,7 +1079,10 @@ fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
 
 #[cfg(test)]
 mod tests {
-    use super::{PartRow, expected_seconds};
+    use bataille_engine::{DeckSpec, Method};
+    use bataille_sat::{Counted, Question};
+
+    use super::{PartRow, expected_seconds, longest_first};
 
     fn row(period: u32, first_hand: u32, seconds: f64) -> PartRow {
         PartRow {
@@ -1095,5 +1113,31 @@ mod tests {
         assert_eq!(expected_seconds(&parts, 40), vec![(1, 40.0), (2, 680.0), (3, 300.0)]);
         assert_eq!(expected_seconds(&parts, 37), vec![(1, 40.0), (2, 680.0), (3, 300.0)]);
         assert_eq!(expected_seconds(&parts, 36), Vec::new());
+    }
+
+    #[test]
+    fn parts_start_longest_first() {
+        let q = Question {
+            deck: DeckSpec::new(4, 6).unwrap(),
+            method: Method::Natural,
+            counted: Counted::Cards,
+            period: 40,
+            deals: false,
+            max_ties: None,
+            max_hand: None,
+            first_hand: None,
+        };
+        let hands = |todo: &[Question]| -> Vec<u32> {
+            todo.iter().map(|p| p.first_hand.unwrap()).collect()
+        };
+        let mut todo = q.parts();
+        // Hands 2 and 5 unknown (no time), 3 and 4 equal: they keep their order.
+        let expected = [(1, 40.0), (3, 300.0), (4, 300.0), (6, 900.0), (7, 0.5)];
+        longest_first(&mut todo, &expected);
+        assert_eq!(hands(&todo), [6, 3, 4, 1, 7, 2, 5, 8, 9, 10, 11, 12]);
+        // Nothing known: the parts in their order.
+        let mut todo = q.parts();
+        longest_first(&mut todo, &[]);
+        assert_eq!(hands(&todo), (1..=12).collect::<Vec<u32>>());
     }
 }

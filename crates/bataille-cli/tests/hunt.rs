@@ -211,7 +211,7 @@ fn a_census_out_of_reach_is_refused() {
         let args = [&["cycles", "census", "-c", "4", "-v", "13"][..], extra].concat();
         let o = bataille(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
         assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-        assert!(text(&o).contains("positions: even at"), "{}", text(&o));
+        assert!(text(&o).contains("positions left: even at"), "{}", text(&o));
         assert!(text(&o).contains("--no-estimate-limit"), "{}", text(&o));
         assert!(!out.exists());
     }

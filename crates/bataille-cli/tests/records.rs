@@ -414,6 +414,19 @@ fn explore_appends_its_longest_games() {
     let v = run_ok(&["verify", "--filter", "records", "--records", r]);
     assert!(v.contains("4 rows") || v.contains("ok"), "{v}");
     assert!(!v.contains("FAIL"), "{v}");
+    // A file an editor saved empty, with only a byte-order mark: the header is written first,
+    // and the file reads back.
+    let marked = dir.join("marked.csv");
+    fs::write(&marked, "\u{feff}").unwrap();
+    let m = marked.to_str().unwrap();
+    let out2 = dir.join("out2");
+    let c4v3 = ["explore", "-c", "4", "-v", "3", "--exhaustive", "--records", m];
+    run_ok(&[&c4v3[..], &["--out", out2.to_str().unwrap()]].concat());
+    let written = fs::read_to_string(&marked).unwrap();
+    assert!(written.starts_with("\u{feff}colours,values,"), "{written}");
+    assert_eq!(written.lines().count(), 3, "{written}");
+    let v = run_ok(&["verify", "--filter", "records", "--records", m]);
+    assert!(v.contains("2 ok") && !v.contains("FAIL"), "{v}");
     // Refused before any work: random methods, a file that is not a records file.
     let bad = dir.join("bad.csv");
     fs::write(&bad, "a,b\n1,2\n").unwrap();

@@ -293,8 +293,10 @@ pub(crate) struct Run {
 /// model goes to `on_model` (the value of each variable, and the formula to add blocking
 /// clauses to), which returns whether to stop ([`Verdict::Found`]). An unsatisfiable formula
 /// is certified: its LRAT proof, written by a solver given the whole final formula, is checked
-/// by [`lrat::check`] against the DIMACS file ([`Verdict::Complete`]). The files are
-/// `STEM.cnf` and `STEM.lrat` in the work directory, kept only with `settings.keep`.
+/// by [`lrat::check`] against the DIMACS file ([`Verdict::Complete`]). The files are written
+/// as `STEM.cnf.part` and `STEM.lrat.part` in the work directory, and with `settings.keep`
+/// renamed `STEM.cnf` and (when complete) `STEM.lrat`, replacing an earlier run's, which
+/// are removed otherwise.
 pub(crate) fn drive(
     cnf: &mut Cnf,
     stem: &str,
@@ -425,7 +427,10 @@ pub(crate) fn drive(
         Verdict::Complete => Some(certify(&cnf_path, &proof_path)?),
         _ => None,
     };
-    let _ = fs::remove_file(kept_path("lrat"));
+    // An earlier run's kept files of this question go: they are not this run's.
+    for ext in ["cnf", "lrat"] {
+        let _ = fs::remove_file(kept_path(ext));
+    }
     if settings.keep {
         let keep = |from: &Path, ext: &str| {
             fs::rename(from, kept_path(ext)).map_err(|source| SolveError::Io {

@@ -77,7 +77,8 @@ impl Pool {
     /// order of the slice: each free worker starts the first item no worker has started. Put
     /// the longest items first and the last of them to end ends soon after the others (a list
     /// scheduler), where [`Pool::for_each_mut`] lets rayon split the slice in halves, each
-    /// worker going through its own half.
+    /// worker going through its own half. A panic in `work` is raised again here once every
+    /// worker has ended, the others having gone on through the items left.
     pub fn for_each_in_order<T: Sync>(&self, items: &[T], work: impl Fn(&T) + Sync) {
         let next = AtomicUsize::new(0);
         self.pool.broadcast(|_| {
@@ -127,22 +128,20 @@ mod tests {
         assert_eq!(started.into_inner().unwrap(), vec![5, 1, 4, 2]);
         // Two workers: while the first item holds one of them, the other takes every later
         // item in its turn (a split of the slice in halves would run 2 and 3 before 1).
-        let first_done = Mutex::new(false);
         let later = Mutex::new(Vec::new());
         let wake = std::sync::Condvar::new();
         Pool::new(2).unwrap().for_each_in_order(&[0, 1, 2, 3], |&i| {
             if i == 0 {
-                let mut seen = later.lock().unwrap();
-                while seen.len() < 3 {
-                    seen = wake.wait(seen).unwrap();
-                }
-                *first_done.lock().unwrap() = true;
+                // (Bounded: the other worker could be stuck behind this one.)
+                let seen = later.lock().unwrap();
+                let wait = std::time::Duration::from_secs(10);
+                let (seen, _) = wake.wait_timeout_while(seen, wait, |s| s.len() < 3).unwrap();
+                assert_eq!(*seen, vec![1, 2, 3], "the other worker did not take 1, 2, 3");
             } else {
                 later.lock().unwrap().push(i);
                 wake.notify_all();
             }
         });
-        assert!(first_done.into_inner().unwrap());
         assert_eq!(later.into_inner().unwrap(), vec![1, 2, 3]);
     }
 }

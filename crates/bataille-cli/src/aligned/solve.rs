@@ -89,6 +89,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     // of the runs that decided them, and the answer is said again.
     let nothing_left = (first..=last).all(|r| decided.contains(&r));
     if nothing_left {
+        check_catalogue(&args.run.out, &found)?;
         println!("nothing left to solve: {} is kept as it is", args.run.out.display());
     } else {
         // The directory is this question's from now on: a run stopped at once can be resumed.
@@ -237,7 +238,7 @@ const ROUNDS_HEADER: &str = "period_rounds,cycle_id,position";
 /// The periods decided before and their cycles of rounds, checked: headers, every column,
 /// this question's periods only and once each, each cycle played again by the engine from its
 /// position (nothing else is taken from the files), of this question's cards, and as many as
-/// each decided period counted; blocks.csv must be their catalogue.
+/// each decided period counted.
 fn read_previous(args: &SolveArgs, first: u32, last: u32) -> Result<(Vec<Row>, Vec<BlockCycle>)> {
     let out = &args.run.out;
     let read = |name: &str| -> Result<String> {
@@ -329,15 +330,22 @@ fn read_previous(args: &SolveArgs, first: u32, last: u32) -> Result<(Vec<Row>, V
             );
         }
     }
-    // blocks.csv is made from rounds.csv: it must be what these cycles give, since a resume
-    // with nothing left to solve keeps it and says every cycle is in it.
+    Ok((rows, found))
+}
+
+/// With nothing left to solve, the files are kept as they are and the run says every cycle is
+/// in blocks.csv: it must be the catalogue of the cycles of rounds.csv (made from them by the
+/// write that decided the last period; any other resume writes it again).
+fn check_catalogue(out: &Path, found: &[BlockCycle]) -> Result<()> {
     let path = out.join("blocks.csv");
-    if read("blocks.csv")? != catalogue_text(&found) {
+    let text = read_bounded(&path, MAX_STATE_BYTES)?;
+    if text.as_deref() != Some(catalogue_text(found).as_str()) {
         bail!(
-            "--resume: {} is not the catalogue of the cycles in rounds.csv: the files do not \
-             agree (start again with --replace)",
-            path.display()
+            "--resume: {} is {} the catalogue of the cycles in rounds.csv: the files do not \
+             agree (restore it, or start again with --replace)",
+            path.display(),
+            if text.is_some() { "not" } else { "missing, not" }
         );
     }
-    Ok((rows, found))
+    Ok(())
 }

@@ -131,14 +131,17 @@ pub(crate) fn check_records_file(path: &Path) -> Result<()> {
     check_appendable(path)
 }
 
-/// Appends `rows` to the records file, writing the header first if the file is new or empty,
+/// Appends `rows` to the records file, writing the header first if the file is new or empty
+/// (a byte-order mark alone is empty),
 /// and returns how many were appended: a row whose game the file already holds (the same deck,
 /// methods, measure and deal, as when a finished run is resumed or a job requeued) is not
 /// written twice. Its directory must exist (checked before the run by [`check_records_file`]);
 /// none is created. The rows go in one write; if it fails (a full disk) the file is cut back to
 /// its old length, and the error names it.
 pub(crate) fn append_records(path: &Path, rows: &[RecordRow]) -> Result<usize> {
-    let old = read_records(path)?.unwrap_or_default();
+    // (Empty as text: no file, no byte, or only the byte-order mark an editor saves.)
+    let text = read_bounded(path, MAX_RECORDS_BYTES)?.unwrap_or_default();
+    let old = records_of(path, &text)?;
     let same = |a: &RecordRow, b: &RecordRow| {
         (a.spec, a.methods, a.measure, &a.deal) == (b.spec, b.methods, b.measure, &b.deal)
     };
@@ -152,10 +155,10 @@ pub(crate) fn append_records(path: &Path, rows: &[RecordRow]) -> Result<usize> {
         return Ok(0);
     }
     let old_len = fs::metadata(path).map_or(0, |m| m.len());
-    let mut bytes = write_records(&new, old_len == 0);
+    let mut bytes = write_records(&new, text.is_empty());
     // A file whose last line has no line end (edited by hand) gets one first, so that the
     // first new row is not glued to the old last one.
-    if old_len > 0 && !ends_with_newline(path)? {
+    if !text.is_empty() && !ends_with_newline(path)? {
         bytes.insert(0, b'\n');
     }
     let mut file = fs::OpenOptions::new()
