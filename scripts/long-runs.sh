@@ -12,18 +12,19 @@
 #      c4v7-natural-cards (no loop of C=4 V=7 turns 1 to 27 cards? loops turning 28 are known:
 #      the shortest loops' lower bound), LIMIT=7200 a part (certified in 415 solver seconds,
 #      its longest part 20 s); c4v6-natural-cards (to 47 cards, below its aligned loops' 48,
-#      which c4v6-natural-cards-48 asks apart), LIMIT=9000 a part: its longest part took
-#      126 s at 30 cards, 217 s at 32 and 442 s at 34 (680 s at 36, whose 12 parts took
-#      2,861 s, 8 of them with CaDiCaL's --unsat, measured faster), its parts' sum 607, 958 and
-#      1,748 s, about 1.8 times more each 2 cards, so about 442·1.8^5 = 8,300 s for the
-#      longest part at 44 cards, 15,000 s at 46, and 1,748·(1.8 + … + 1.8^6) = 1.3·10^5
-#      solver seconds for 36 to 47 cards (results/sat/c4v6-natural-cards/parts.csv). The
-#      solver keeps no state between runs: a part stopped with the queue starts again from
-#      nothing (first of its period's parts left, so early in the next run). The queue here
-#      is stopped about every three hours: 9,000 s (2.5 h) is the most a part can count on,
-#      so a part that needs more stops undecided at its limit instead of starting again for
-#      ever. 46 cards is expected to; 44 may too (8,300 s less the 12% that binary proofs
-#      save, from a growth fitted on three periods). On a machine that runs for days, raise
+#      which c4v6-natural-cards-48 asks apart), LIMIT=9000 a part: its parts' sum took
+#      1,748 s at 34 cards, 2,861 s at 36, 4,566 s at 38 and 10,799 s at 40, its longest part
+#      442, 680, 1,052 and 3,167 s, that last one with builds and tests on the same two cores
+#      (solve_s is wall time; the 40-card parts timed alone took 1.84 times their 38-card
+#      times, about 1,900 s for the longest). At 1.84 times every 2 cards the longest part
+#      takes about 3,600 s at 42 cards, 6,600 s at 44 and 12,000 s at 46
+#      (results/sat/c4v6-natural-cards/parts.csv). The solver keeps no state between runs:
+#      a part stopped with the queue starts again from nothing. The parts start longest first
+#      (cycles solve --split), so the longest starts with the run. The queue here is stopped
+#      about every three hours: 9,000 s (2.5 h) is the most a part can count on, so a part
+#      that needs more stops undecided at its limit instead of starting again for ever. 46
+#      cards is expected to; 44 should not, if nothing else runs beside it. On a machine that
+#      runs for days, raise
 #      it (LIMIT=21600 scripts/sat-solves.sh c4v6-natural-cards); then
 #      c4v13-natural-cards;
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
