@@ -132,10 +132,9 @@ pub(crate) fn check_records_file(path: &Path) -> Result<()> {
 }
 
 /// Appends `rows` to the records file, writing the header first if the file is new or empty
-/// (a byte-order mark alone is empty),
-/// and returns how many were appended: a row whose game the file already holds (the same deck,
-/// methods, measure and deal, as when a finished run is resumed or a job requeued) is not
-/// written twice. Its directory must exist (checked before the run by [`check_records_file`]);
+/// (a byte-order mark alone is empty), and returns how many were appended: a row whose game
+/// the file already holds (the same deck, methods, measure and deal, as when a finished run is
+/// resumed or a job requeued) is not written twice. Its directory must exist (checked before the run by [`check_records_file`]);
 /// none is created. The rows go in one write; if it fails (a full disk) the file is cut back to
 /// its old length, and the error names it.
 pub(crate) fn append_records(path: &Path, rows: &[RecordRow]) -> Result<usize> {
