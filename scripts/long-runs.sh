@@ -15,17 +15,17 @@
 #      which c4v6-natural-cards-48 asks apart), LIMIT=9000 a part: its parts' sum took
 #      1,748 s at 34 cards, 2,861 s at 36, 4,566 s at 38 and 10,799 s at 40, its longest part
 #      442, 680, 1,052 and 3,167 s, that last one with builds and tests on the same two cores
-#      (solve_s is wall time; the 40-card parts timed alone took 1.84 times their 38-card
-#      times, about 1,900 s for the longest). At 42 cards the two longest ran 4,077 s alone
-#      without finishing (stopped with a session): about 2.1 times more each 2 cards, so
-#      about 8,000 s at 44 and 17,000 s at 46 (results/sat/c4v6-natural-cards/parts.csv). The solver keeps no state between runs:
-#      a part stopped with the queue starts again from nothing. The parts start longest first
-#      (cycles solve --split), so the longest starts with the run. The queue here is stopped
-#      about every three hours: 9,000 s (2.5 h) is the most a part can count on, so a part
-#      that needs more stops undecided at its limit instead of starting again for ever. 46
-#      cards will; 44 may just fit, if nothing else runs beside it. On a machine that runs
-#      for days, raise
-#      it (LIMIT=21600 scripts/sat-solves.sh c4v6-natural-cards); then
+#      (solve_s is wall time; the ten 40-card parts timed alone took 1.82 times their 38-card
+#      times in all, about 1,900 s for the longest). At 42 cards the two longest ran 4,077 s
+#      alone without finishing (stopped with a session): about 2.1 times more each 2 cards, so
+#      about 8,000 s at 44 and 17,000 s at 46 (results/sat/c4v6-natural-cards/parts.csv). The
+#      solver keeps no state between runs: a part stopped with the queue starts again from
+#      nothing. The parts start longest first (cycles solve --split), so the longest starts
+#      with the run. The queue here is stopped about every three hours: 9,000 s (2.5 h) is the
+#      most a part can count on, so a part that needs more stops undecided at its limit
+#      instead of starting again for ever. 46 cards will; 44 may just fit, if nothing else
+#      runs beside it. On a machine that runs for days, raise it (LIMIT=21600
+#      scripts/sat-solves.sh c4v6-natural-cards); then
 #      c4v13-natural-cards;
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
