@@ -13,12 +13,13 @@
 #      the shortest loops' lower bound), LIMIT=7200 a part (certified in 415 solver seconds,
 #      its longest part 20 s); c4v6-natural-cards (to 47 cards, below its aligned loops' 48,
 #      which c4v6-natural-cards-48 asks apart), LIMIT=9000 a part: its parts' sum took
-#      1,748 s at 34 cards, 2,861 s at 36, 4,566 s at 38 and 10,799 s at 40, its longest part
-#      442, 680, 1,052 and 3,167 s, that last one with builds and tests on the same two cores
-#      (solve_s is wall time; the ten 40-card parts timed alone took 1.82 times their 38-card
-#      times in all, about 1,900 s for the longest). At 42 cards the two longest ran 4,077 s
-#      alone without finishing (stopped with a session): about 2.1 times more each 2 cards, so
-#      about 8,000 s at 44 and 17,000 s at 46 (results/sat/c4v6-natural-cards/parts.csv). The
+#      1,748 s at 34 cards, 2,861 s at 36, 4,566 s at 38, 10,799 s at 40 and 16,593 s at 42,
+#      its longest part 442, 680, 1,052, 3,167 and 4,200 s, the 40-card one with builds and
+#      tests on the same two cores (solve_s is wall time; the ten 40-card parts timed alone
+#      took 1.82 times their 38-card times in all, about 1,900 s for the longest). At 42 cards,
+#      quiet, the parts took 1.6 to 2.1 times their 40-card times, the two longest 3.7 and 4.3
+#      times their 38-card ones: about 2 times more each 2 cards, so about 8,800 s at 44 and
+#      18,000 s at 46 (results/sat/c4v6-natural-cards/parts.csv). The
 #      solver keeps no state between runs: a part stopped with the queue starts again from
 #      nothing. The parts start longest first (cycles solve --split), so the longest starts
 #      with the run. The queue here is stopped about every three hours: 9,000 s (2.5 h) is the
