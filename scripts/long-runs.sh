@@ -27,14 +27,14 @@
 #      instead of starting again for ever. 46 cards will; 44 may just fit, if nothing else
 #      runs beside it. On a machine that runs for days, raise it (LIMIT=21600
 #      scripts/sat-solves.sh c4v6-natural-cards). Here it runs until 45 cards are certified;
-#      46 and 47, whose longest parts would stop undecided at 9,000 s, come last (6.); then
-#      c4v13-natural-cards;
+#      46 and 47, whose longest parts would stop undecided at 9,000 s, come after the record
+#      hunts (5.); then c4v13-natural-cards;
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
 #      checkpoints in results/hunts/checkpoints), each followed by scripts/position-records.sh
 #      on it;
-#   5. the rest of the optimized 52-card hunt, 10 shards at a time as in 2;
-#   6. c4v6-natural-cards' 46 and 47 cards, LIMIT=9000 a part.
+#   5. c4v6-natural-cards' 46 and 47 cards, LIMIT=9000 a part;
+#   6. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.
 # Nothing is committed by the script: commit what it adds with scripts/commit-progress.sh (the
 # results with the book's tables made from them, which CI checks).
 #
@@ -138,7 +138,7 @@ step scripts/position-records.sh
 optimized_to "$OPTIMIZED_FIRST"
 step env LIMIT=7200 THREADS="$THREADS" scripts/sat-solves.sh c4v7-natural-cards
 # C=4 V=6 here until 45 cards are certified (the step goes on into 46 if that happens while it
-# runs); from then on its 46 and 47 cards wait for the end of the queue.
+# runs); from then on its 46 and 47 cards wait until the record hunts are done.
 c4v6_short_of_46() { ! awk -F, '$1 == 45 && $3 == "complete" { f = 1 } END { exit !f }' results/sat/c4v6-natural-cards/instances.csv; }
 if c4v6_short_of_46; then
     step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
@@ -151,6 +151,6 @@ for name in "${V8_HUNTS[@]}"; do
     fi
     step scripts/position-records.sh "results/hunts/$name"
 done
-optimized_to 100
 step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
+optimized_to 100
 echo "== $(date -u +%FT%TZ) every step done"
