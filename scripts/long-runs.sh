@@ -18,14 +18,14 @@
 #      tests on the same two cores (solve_s is wall time; the ten 40-card parts timed alone
 #      took 1.82 times their 38-card times in all, about 1,900 s for the longest). At 42 cards,
 #      quiet, the parts took 1.6 to 2.1 times their 40-card times, the two longest 3.7 and 4.3
-#      times their 38-card ones: about 2 times more each 2 cards, so about 8,800 s at 44 and
-#      18,000 s at 46 (results/sat/c4v6-natural-cards/parts.csv). The
+#      times their 38-card ones: about 2 times more each 2 cards; at 44 those two took 8,464
+#      and 8,864 s, so about 18,000 s at 46 (results/sat/c4v6-natural-cards/parts.csv). The
 #      solver keeps no state between runs: a part stopped with the queue starts again from
 #      nothing. The parts start longest first (cycles solve --split), so the longest starts
 #      with the run. The queue here is stopped about every three hours: 9,000 s (2.5 h) is the
 #      most a part can count on, so a part that needs more stops undecided at its limit
-#      instead of starting again for ever. 46 cards will; 44 may just fit, if nothing else
-#      runs beside it. On a machine that runs for days, raise it (LIMIT=21600
+#      instead of starting again for ever. 46 cards will; 44's longest fitted, with nothing
+#      else beside them. On a machine that runs for days, raise it (LIMIT=21600
 #      scripts/sat-solves.sh c4v6-natural-cards). Here it runs until 45 cards are certified;
 #      46 and 47, whose longest parts would stop undecided at 9,000 s, come after the record
 #      hunts (5.); then c4v13-natural-cards;
