@@ -18,8 +18,10 @@
 #      tests on the same two cores (solve_s is wall time; the ten 40-card parts timed alone
 #      took 1.82 times their 38-card times in all, about 1,900 s for the longest). At 42 cards,
 #      quiet, the parts took 1.6 to 2.1 times their 40-card times, the two longest 3.7 and 4.3
-#      times their 38-card ones: about 2 times more each 2 cards; at 44 those two took 8,464
-#      and 8,864 s, so about 18,000 s at 46 (results/sat/c4v6-natural-cards/parts.csv). The
+#      times their 38-card ones: about 2 times more each 2 cards; at 44 (certified, with 45,
+#      by 33,332 s over its parts) those two took 8,464 and 8,864 s, the other parts of over
+#      1,000 s 1.45 to 2.09 times their 42-card times, so about 18,000 s at 46
+#      (results/sat/c4v6-natural-cards/parts.csv). The
 #      solver keeps no state between runs: a part stopped with the queue starts again from
 #      nothing. The parts start longest first (cycles solve --split), so the longest starts
 #      with the run. The queue here is stopped about every three hours: 9,000 s (2.5 h) is the
