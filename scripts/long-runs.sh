@@ -30,12 +30,14 @@
 #      else beside them. On a machine that runs for days, raise it (LIMIT=21600
 #      scripts/sat-solves.sh c4v6-natural-cards). Here it runs until 45 cards are certified;
 #      46 and 47, whose longest parts would stop undecided at 9,000 s, come after the record
-#      hunts (5.); then c4v13-natural-cards;
+#      hunts (5.);
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
 #      checkpoints in results/hunts/checkpoints), each followed by scripts/position-records.sh
 #      on it;
-#   5. c4v6-natural-cards' 46 and 47 cards, LIMIT=9000 a part;
+#   5. c4v13-natural-cards (600 s a part: certified to 33 cards, 32 took 2,093 s over its 26
+#      parts, the longest 363 s, 2.8 times 30's, so 34's longest parts may stop undecided and
+#      end the step), then c4v6-natural-cards' 46 and 47 cards, LIMIT=9000 a part;
 #   6. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.
 # Nothing is committed by the script: commit what it adds with scripts/commit-progress.sh (the
 # results with the book's tables made from them, which CI checks).
@@ -145,7 +147,6 @@ c4v6_short_of_46() { ! awk -F, '$1 == 45 && $3 == "complete" { f = 1 } END { exi
 if c4v6_short_of_46; then
     step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 fi
-step env THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
 for name in "${V8_HUNTS[@]}"; do
     # (A finished hunt run again would play nothing and rewrite its metadata with that.)
     if ! hunt_finished "$name"; then
@@ -153,6 +154,7 @@ for name in "${V8_HUNTS[@]}"; do
     fi
     step scripts/position-records.sh "results/hunts/$name"
 done
+step env THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
 step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 optimized_to 100
 echo "== $(date -u +%FT%TZ) every step done"
