@@ -35,10 +35,14 @@
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
 #      checkpoints in results/hunts/checkpoints), each followed by scripts/position-records.sh
 #      on it;
-#   5. c4v13-natural-cards (600 s a part: certified to 33 cards, 32 took 2,093 s over its 26
-#      parts, the longest 363 s, 2.8 times 30's, so 34's longest parts may stop undecided and
-#      end the step), then c4v6-natural-cards' 46 and 47 cards, LIMIT=9000 a part;
-#   6. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.
+#   5. c4v13-natural-cards, LIMIT=3600 a part (certified to 33 cards: 32 took 2,093 s over its
+#      26 parts, the longest 363 s, 2.8 times 30's, so about 1,000 s at 34 and 2,800 s at 36;
+#      38's longest parts will stop undecided and end the step), then c4v6-natural-cards' 46
+#      and 47 cards, LIMIT=9000 a part;
+#   6. the 32-card cells of the records work to 3·10^10 deals each as well (the bar is
+#      counted in deals; 4. counts positions of every split): c4v8-optimized-random-4 and
+#      c4v8-natural-random-1 (scripts/record-hunts.sh, checkpoints in results/hunts/checkpoints);
+#   7. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.
 # Nothing is committed by the script: commit what it adds with scripts/commit-progress.sh (the
 # results with the book's tables made from them, which CI checks).
 #
@@ -53,6 +57,7 @@ cd "$(dirname "$0")/.."
 OPTIMIZED_FIRST=30
 SAT_QUESTIONS=(c4v7-natural-cards c4v6-natural-cards c4v13-natural-cards)
 V8_HUNTS=(c4v8-natural-positions-2 c4v8-optimized-positions-2)
+V8_DEALS=(c4v8-optimized-random-4 c4v8-natural-random-1)
 # Whether the record hunt NAME is finished (its results say complete).
 hunt_finished() { grep -qsx 'complete,true' "results/hunts/$1/summary.csv"; }
 
@@ -64,12 +69,12 @@ if [[ ${1:-} == status ]]; then
     [[ -f results/records-backward/from-positions.csv ]] && awk -F, 'NR > 1 { run = $1; sub(/.*\//, "", run); n[run]++; if ($2 > s[run]) s[run] = $2 }
         END { for (r in n) printf "%s walk back: %d games searched, the latest from %d finished shards\n", r, n[r], s[r] }' \
         results/records-backward/from-positions.csv | sort
-    for name in "${V8_HUNTS[@]}"; do
+    for name in "${V8_HUNTS[@]}" "${V8_DEALS[@]}"; do
         if hunt_finished "$name"; then
             echo "$name: finished"
         elif [[ -f results/hunts/checkpoints/$name.ckpt ]]; then
             awk -v n="$name" '$1 == "mode" { of = $3 } $1 == "counts" { done = $2 }
-                END { printf "%s: %s of %s positions (checkpoint)\n", n, done, of }' "results/hunts/checkpoints/$name.ckpt"
+                END { printf "%s: %s of %s %s (checkpoint)\n", n, done, of, n ~ /positions/ ? "positions" : "deals" }' "results/hunts/checkpoints/$name.ckpt"
         else
             echo "$name: not started"
         fi
@@ -154,7 +159,12 @@ for name in "${V8_HUNTS[@]}"; do
     fi
     step scripts/position-records.sh "results/hunts/$name"
 done
-step env THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
+step env LIMIT=3600 THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
 step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
+for name in "${V8_DEALS[@]}"; do
+    if ! hunt_finished "$name"; then
+        step env CHECKPOINTS=results/hunts/checkpoints THREADS="$THREADS" scripts/record-hunts.sh "$name"
+    fi
+done
 optimized_to 100
 echo "== $(date -u +%FT%TZ) every step done"
