@@ -30,19 +30,27 @@
 #      else beside them. On a machine that runs for days, raise it (LIMIT=21600
 #      scripts/sat-solves.sh c4v6-natural-cards). Here it runs until 45 cards are certified;
 #      46 and 47, whose longest parts would stop undecided at 9,000 s, come after the record
-#      hunts (5.);
+#      hunts (7.);
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
 #      checkpoints in results/hunts/checkpoints), each followed by scripts/position-records.sh
 #      on it;
-#   5. c4v13-natural-cards, LIMIT=3600 a part (certified to 33 cards: 32 took 2,093 s over its
-#      26 parts, the longest 363 s, 2.8 times 30's, so about 1,000 s at 34 and 2,800 s at 36;
-#      38's longest parts will stop undecided and end the step), then c4v6-natural-cards' 46
-#      and 47 cards, LIMIT=9000 a part;
+#   5. c4v13-natural-cards, LIMIT=3600 a part (certified to 37 cards: 34 took 3,091 s over
+#      its 26 parts, the longest 467 s, 36 took 6,824 s, the longest 1,124 s; 38's longest
+#      parts, about 2,000 to 3,000 s, start first, so start this step early in a session).
+#      The step runs while 38 cards are not certified; once they are, it goes on into 40
+#      (parts of perhaps 6,000 s, undecided at 3,600) until the queue is stopped: stop it
+#      then, and the queue started again goes on with 6.;
 #   6. the 32-card cells of the records work to 3·10^10 deals each as well (the bar is
 #      counted in deals; 4. counts positions of every split): c4v8-optimized-random-4 and
-#      c4v8-natural-random-1 (scripts/record-hunts.sh, checkpoints in results/hunts/checkpoints);
-#   7. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.
+#      c4v8-natural-random-1 (scripts/record-hunts.sh, checkpoints in results/hunts/checkpoints).
+#      They come before 7. although SAT goes first in this queue: they lose nothing when the
+#      queue stops (their checkpoints), while a part of 7. stopped before its limit starts
+#      again from nothing, so 7. should start with a session, not after 5. in its middle;
+#   7. c4v6-natural-cards' 46 and 47 cards, LIMIT=9000 a part (its two longest parts take the
+#      whole limit, 2.5 hours, from the step's start: start the queue at a session's start
+#      when this step is next);
+#   8. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.
 # Nothing is committed by the script: commit what it adds with scripts/commit-progress.sh (the
 # results with the book's tables made from them, which CI checks).
 #
@@ -159,12 +167,15 @@ for name in "${V8_HUNTS[@]}"; do
     fi
     step scripts/position-records.sh "results/hunts/$name"
 done
-step env LIMIT=3600 THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
-step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
+c4v13_short_of_39() { ! awk -F, '$1 == 38 && $3 == "complete" { f = 1 } END { exit !f }' results/sat/c4v13-natural-cards/instances.csv; }
+if c4v13_short_of_39; then
+    step env LIMIT=3600 THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
+fi
 for name in "${V8_DEALS[@]}"; do
     if ! hunt_finished "$name"; then
         step env CHECKPOINTS=results/hunts/checkpoints THREADS="$THREADS" scripts/record-hunts.sh "$name"
     fi
 done
+step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 optimized_to 100
 echo "== $(date -u +%FT%TZ) every step done"
