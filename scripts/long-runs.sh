@@ -154,27 +154,30 @@ step env THREADS="$THREADS" scripts/position-hunt-52.sh uniform
 step scripts/position-records.sh
 optimized_to "$OPTIMIZED_FIRST"
 step env LIMIT=7200 THREADS="$THREADS" scripts/sat-solves.sh c4v7-natural-cards
+# Whether the SAT question NAME has PERIOD certified (its instances.csv row says complete).
+certified() { awk -F, -v p="$2" '$1 == p && $3 == "complete" { f = 1 } END { exit !f }' "results/sat/$1/instances.csv"; }
+# The record hunt NAME from its committed checkpoint, unless it is finished (a finished hunt
+# run again would play nothing and rewrite its metadata with that).
+record_hunt() {
+    if ! hunt_finished "$1"; then
+        step env CHECKPOINTS=results/hunts/checkpoints THREADS="$THREADS" scripts/record-hunts.sh "$1"
+    fi
+}
 # C=4 V=6 here until 45 cards are certified (the step goes on into 46 if that happens while it
 # runs); from then on its 46 and 47 cards wait until the record hunts are done.
-c4v6_short_of_46() { ! awk -F, '$1 == 45 && $3 == "complete" { f = 1 } END { exit !f }' results/sat/c4v6-natural-cards/instances.csv; }
-if c4v6_short_of_46; then
+if ! certified c4v6-natural-cards 45; then
     step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 fi
 for name in "${V8_HUNTS[@]}"; do
-    # (A finished hunt run again would play nothing and rewrite its metadata with that.)
-    if ! hunt_finished "$name"; then
-        step env CHECKPOINTS=results/hunts/checkpoints THREADS="$THREADS" scripts/record-hunts.sh "$name"
-    fi
+    record_hunt "$name"
     step scripts/position-records.sh "results/hunts/$name"
 done
-c4v13_short_of_39() { ! awk -F, '$1 == 38 && $3 == "complete" { f = 1 } END { exit !f }' results/sat/c4v13-natural-cards/instances.csv; }
-if c4v13_short_of_39; then
+# The 52-card bound while 38 cards are not certified (see 5. above).
+if ! certified c4v13-natural-cards 38; then
     step env LIMIT=3600 THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
 fi
 for name in "${V8_DEALS[@]}"; do
-    if ! hunt_finished "$name"; then
-        step env CHECKPOINTS=results/hunts/checkpoints THREADS="$THREADS" scripts/record-hunts.sh "$name"
-    fi
+    record_hunt "$name"
 done
 step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 optimized_to 100
