@@ -35,12 +35,11 @@
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
 #      checkpoints in results/hunts/checkpoints), each followed by scripts/position-records.sh
 #      on it;
-#   5. c4v13-natural-cards, LIMIT=3600 a part (certified to 37 cards: 34 took 3,091 s over
-#      its 26 parts, the longest 467 s, 36 took 6,824 s, the longest 1,124 s; 38's longest
-#      parts, about 2,000 to 3,000 s, start first, so start this step early in a session).
-#      The step runs while 38 cards are not certified; once they are, it goes on into 40
-#      (parts of perhaps 6,000 s, undecided at 3,600) until the queue is stopped: stop it
-#      then, and the queue started again goes on with 6.;
+#   5. c4v13-natural-cards, LIMIT=3600 a part, while 38 cards are not certified (certified
+#      to 39 cards: 36 took 6,824 s over its 26 parts, the longest 1,124 s, 38 took 15,454 s,
+#      the longest 1,761 s). Once running, the step would go on into 40 cards (about 35,000 s,
+#      parts that may pass 3,600 s: an estimate) until the queue is stopped; 40 cards is not
+#      in this queue (LIMIT=7200 scripts/sat-solves.sh c4v13-natural-cards goes on with it);
 #   6. the 32-card cells of the records work to 3·10^10 deals each as well (the bar is
 #      counted in deals; 4. counts positions of every split): c4v8-optimized-random-4 and
 #      c4v8-natural-random-1 (scripts/record-hunts.sh, checkpoints in results/hunts/checkpoints).
