@@ -31,7 +31,9 @@ timed_run() {
     # to it, and the run is over only when it has ended (a signal to the whole process group,
     # as a scheduler sends, ends /usr/bin/time before the binary has saved its checkpoint).
     for ((i = 0; i < 200; i++)); do
-        run_child=$(pgrep -P "$run_pid" || true)
+        # (pgrep ignores a stop: a signal to the whole process group would kill it, and the
+        # failed substitution would end the script under `set -e`.)
+        run_child=$(trap '' INT TERM; pgrep -P "$run_pid") || true
         [[ -z $run_child ]] && kill -0 "$run_pid" 2>/dev/null || break
         # (`|| true`: a signal to the whole process group kills a sleep too.)
         sleep 0.01 || true
@@ -58,7 +60,7 @@ timed_run() {
 # Passes a stop on to the run, once, when the binary is there.
 timed_forward() {
     ((stop_requested && !run_sent)) || return 0
-    [[ -n $run_child ]] || run_child=$(pgrep -P "$run_pid" 2>/dev/null || true)
+    [[ -n $run_child ]] || run_child=$(trap '' INT TERM; pgrep -P "$run_pid" 2>/dev/null) || true
     [[ -n $run_child ]] || return 0
     kill -TERM "$run_child" 2>/dev/null || true
     run_sent=1
