@@ -154,17 +154,22 @@ for deck in c4v7 c4v8 c4v11; do
     ' "$scratch/position-hunts" > "$scratch/position-hunts-$deck"
 done
 
-# The whole-game extensions of the record cells: one row per cell, its first run, then the runs
-# that started from what an earlier one found.
+# The whole-game extensions of the record cells: one row per cell, its first run, then the later
+# runs (from what an earlier one found, or from a longer game found since), each with its start
+# and its budget (ancestors searched from each position).
 awk -F, '
+    function budget(b,   k) {
+        for (k = 0; b > 1 && b % 10 == 0; k++) b /= 10
+        return b == 1 && k > 0 ? "10^" k : b
+    }
     BEGIN {
-        print "| cell | start (tricks) | found | gain | CPU s | later runs: found, gain, CPU s |"
-        print "| --- | ---: | ---: | ---: | ---: | --- |"
+        print "| cell | start (tricks) | found | gain | budget | CPU s | later runs: start → found (gain; budget; CPU s) |"
+        print "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
     }
     NR > 1 {
         cell = "C=" $1 " V=" $2 " " $3
-        if (!(cell in first)) { order[++n] = cell; first[cell] = sprintf("%s | %s | +%s | %s", $4, $5, $6, $8); gain[cell] = $6 }
-        else later[cell] = later[cell] (later[cell] ? "; " : "") sprintf("%s, +%s, %s", $5, $6, $8)
+        if (!(cell in first)) { order[++n] = cell; first[cell] = sprintf("%s | %s | +%s | %s | %s", $4, $5, $6, budget($7), $8); gain[cell] = $6 }
+        else later[cell] = later[cell] (later[cell] ? "; " : "") sprintf("%s → %s (+%s; %s; %s)", $4, $5, $6, budget($7), $8)
     }
     END {
         for (i = 1; i <= n; i++) {
