@@ -51,9 +51,12 @@ chmod +x fake
 export BIN=$WORK/fake FAKE_PIDS=$WORK/fake-pids
 : >"$FAKE_PIDS"
 # Whether a stand-in is still running (the scripts run it under other names: copies of BIN).
+# (A zombie has ended: one whose script ended first waits there until init reaps it.)
 fakes_alive() {
     local p
-    for p in $(cat "$FAKE_PIDS"); do kill -0 "$p" 2>/dev/null && return 0; done
+    for p in $(cat "$FAKE_PIDS"); do
+        kill -0 "$p" 2>/dev/null && [[ $(ps -o stat= -p "$p" 2>/dev/null) != Z* ]] && return 0
+    done
     return 1
 }
 failures=0
