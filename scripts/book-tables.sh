@@ -158,9 +158,10 @@ done
 # runs (from what an earlier one found, or from a longer game found since), each with its start
 # and its budget (ancestors searched from each position).
 awk -F, '
-    function budget(b,   k) {
-        for (k = 0; b > 1 && b % 10 == 0; k++) b /= 10
-        return b == 1 && k > 0 ? "10^" k : b
+    # 10^k when the budget is a power of ten, the number otherwise.
+    function budget(b,   r, k) {
+        for (r = b + 0; r > 1 && r % 10 == 0; k++) r /= 10
+        return r == 1 && k > 0 ? "10^" k : b
     }
     BEGIN {
         print "| cell | start (tricks) | found | gain | budget | CPU s | later runs: start → found (gain; budget; CPU s) |"
