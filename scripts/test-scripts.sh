@@ -153,10 +153,6 @@ if have /usr/bin/time flock pgrep pkill; then
         SLEEP=30 COALESCE=1 setsid scripts/position-hunt-52.sh insert 1 >"$WORK/out" 2>&1 &
         group=$!
         for ((i = 0; i < 100; i++)); do grep -q "fake: " "$WORK/out" 2>/dev/null && break; sleep 0.1; done
-        # (The script finds the binary under /usr/bin/time within moments of its start; a group
-        # signal before that ends /usr/bin/time, and the binary, which saves on its own, can no
-        # longer be waited for. A scheduler's signal comes later in a run.)
-        sleep 0.5
         kill -TERM -- "-$group"
         status=0
         wait "$group" || status=$?
