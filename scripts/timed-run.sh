@@ -12,9 +12,10 @@ stop_requested=0
 trap 'stop_requested=1' INT TERM
 
 # timed_run TIMES COMMAND...: runs COMMAND, its user and system seconds written to TIMES
-# (empty when they are unknown); sets run_status (its exit status; 130 for a run stopped before
-# its handler was in place) and run_stopped (1 when a stop was asked). A stop asked before the
-# call starts nothing: run_status 130.
+# (empty when they are unknown; TIMES.pid holds its process id during the run); sets
+# run_status (its exit status; 130 for a run stopped before its handler was in place) and
+# run_stopped (1 when a stop was asked). A stop asked before the call starts nothing:
+# run_status 130.
 timed_run() {
     local times=$1 i
     shift
@@ -24,16 +25,17 @@ timed_run() {
         run_status=130 run_stopped=1
         return 0
     fi
+    run_pidfile=$times.pid
     trap 'stop_requested=1; if ((run_sent)); then kill -TERM "$run_child" 2>/dev/null || true; else timed_forward; fi' INT TERM
-    /usr/bin/time -f "%U %S" -o "$times" "$@" &
+    # The binary itself (the child of /usr/bin/time) writes its process id before it starts
+    # (a shell that then becomes the binary): the signal goes to it, and the run is over only
+    # when it has ended. A signal to the whole process group, as a scheduler sends, ends
+    # /usr/bin/time at once, before the binary has saved its checkpoint; the binary, no longer
+    # a child of anything here, is still found by its id.
+    /usr/bin/time -f "%U %S" -o "$times" bash -c 'echo $$ >"$0" && exec "$@"' "$run_pidfile" "$@" &
     run_pid=$!
-    # The binary itself (the child of /usr/bin/time), as soon as it is there: the signal goes
-    # to it, and the run is over only when it has ended (a signal to the whole process group,
-    # as a scheduler sends, ends /usr/bin/time before the binary has saved its checkpoint).
     for ((i = 0; i < 200; i++)); do
-        # (pgrep ignores a stop: a signal to the whole process group would kill it, and the
-        # failed substitution would end the script under `set -e`.)
-        run_child=$(trap '' INT TERM; pgrep -P "$run_pid") || true
+        timed_child
         [[ -z $run_child ]] && kill -0 "$run_pid" 2>/dev/null || break
         # (`|| true`: a signal to the whole process group kills a sleep too.)
         sleep 0.01 || true
@@ -46,6 +48,8 @@ timed_run() {
         timed_forward
     done
     wait "$run_pid" || run_status=$?
+    timed_child
+    rm -f "$run_pidfile"
     while [[ -n $run_child ]] && kill -0 "$run_child" 2>/dev/null; do sleep 0.2 || true; done
     trap 'stop_requested=1' INT TERM
     run_stopped=$stop_requested
@@ -60,10 +64,16 @@ timed_run() {
 # Passes a stop on to the run, once, when the binary is there.
 timed_forward() {
     ((stop_requested && !run_sent)) || return 0
-    [[ -n $run_child ]] || run_child=$(trap '' INT TERM; pgrep -P "$run_pid" 2>/dev/null) || true
+    timed_child
     [[ -n $run_child ]] || return 0
     kill -TERM "$run_child" 2>/dev/null || true
     run_sent=1
+}
+
+# The binary's process id once it has written it. (`read` is a builtin: a signal to the whole
+# process group cannot kill it, as it would a command substitution under `set -e`.)
+timed_child() {
+    [[ -n $run_child ]] || read -r run_child <"$run_pidfile" 2>/dev/null || true
 }
 
 # timed_cpu TIMES: the CPU seconds (user and system) of the run; empty when unknown.
