@@ -26,6 +26,7 @@ timed_run() {
         return 0
     fi
     run_pidfile=$times.pid
+    : >"$run_pidfile"
     trap 'stop_requested=1; if ((run_sent)); then kill -TERM "$run_child" 2>/dev/null || true; else timed_forward; fi' INT TERM
     # The binary itself (the child of /usr/bin/time) writes its process id before it starts
     # (a shell that then becomes the binary): the signal goes to it, and the run is over only
