@@ -29,8 +29,7 @@
 #      instead of starting again for ever. 46 cards will; 44's longest fitted, with nothing
 #      else beside them. On a machine that runs for days, raise it (LIMIT=21600
 #      scripts/sat-solves.sh c4v6-natural-cards). Here it runs until 45 cards are certified;
-#      46 and 47, whose longest parts would stop undecided at 9,000 s, come after the record
-#      hunts' position runs and the 52-card bound (6.);
+#      46 and 47, whose longest parts stopped undecided at 9,000 s, come last (8.);
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
 #      checkpoints in results/hunts/checkpoints), each followed by scripts/position-records.sh
@@ -40,17 +39,19 @@
 #      the longest 1,761 s). Once running, the step would go on into 40 cards (about 35,000 s,
 #      parts that may pass 3,600 s: an estimate) until the queue is stopped; 40 cards is not
 #      in this queue (LIMIT=7200 scripts/sat-solves.sh c4v13-natural-cards goes on with it);
-#   6. c4v6-natural-cards' 46 and 47 cards, LIMIT=9000 a part (its two longest parts take the
-#      whole limit, 2.5 hours, from the step's start: start the queue at a session's start
-#      while this step is not done; a part stopped before its limit starts again from nothing,
-#      a part decided or undecided at its limit is kept);
-#   7. the 32-card cells of the records work to 3·10^10 deals each as well (the bar is
+#   6. the 32-card cells of the records work to 3·10^10 deals each as well (the bar is
 #      counted in deals; 4. counts positions of every split): c4v8-optimized-random-4 (done)
 #      and c4v8-natural-random-1 (scripts/record-hunts.sh, checkpoints in
-#      results/hunts/checkpoints). They lose nothing when the queue stops, so they fill the
-#      ends of sessions; until 5. was done they came before 6., which must start with a
-#      session;
-#   8. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.
+#      results/hunts/checkpoints), then scripts/whole-game.sh 1000000 (the backward search
+#      from every position of each cell's longest game; it skips the cells done from the same
+#      game). They lose nothing when the queue stops;
+#   7. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.;
+#   8. c4v6-natural-cards' 46 and 47 cards, LIMIT=9000 a part. Its two longest parts
+#      (smallest hands 4 and 6) stopped undecided at 9,000 s, so 46 cards stays undecided
+#      at this limit whatever the other parts give; the step goes on with those (a part
+#      undecided at its limit is kept and not tried again; one stopped before it starts again
+#      from nothing, and the next two, hands 5 and 7, 5,315 and 3,877 s at 44 cards, need
+#      most of the limit: start the queue at a session's start when this step is next).
 # Nothing is committed by the script: commit what it adds with scripts/commit-progress.sh (the
 # results with the book's tables made from them, which CI checks).
 #
@@ -164,8 +165,7 @@ record_hunt() {
     fi
 }
 # C=4 V=6 here until 45 cards are certified (the step goes on into 46 if that happens while it
-# runs); from then on its 46 and 47 cards wait for the 32-card position hunts and the 52-card
-# bound (6. above).
+# runs); from then on its 46 and 47 cards come last (8. above).
 if ! certified c4v6-natural-cards 45; then
     step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 fi
@@ -177,9 +177,10 @@ done
 if ! certified c4v13-natural-cards 38; then
     step env LIMIT=3600 THREADS="$THREADS" scripts/sat-solves.sh c4v13-natural-cards
 fi
-step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 for name in "${V8_DEALS[@]}"; do
     record_hunt "$name"
 done
+step scripts/whole-game.sh 1000000
 optimized_to 100
+step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 echo "== $(date -u +%FT%TZ) every step done"
