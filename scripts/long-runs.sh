@@ -48,10 +48,9 @@
 #   7. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.;
 #   8. c4v6-natural-cards' 46 and 47 cards, LIMIT=9000 a part. Its two longest parts
 #      (smallest hands 4 and 6) stopped undecided at 9,000 s, so 46 cards stays undecided
-#      at this limit whatever the other parts give; the step goes on with those (a part
-#      undecided at its limit is kept and not tried again; one stopped before it starts again
-#      from nothing, and the next two, hands 5 and 7, 5,315 and 3,877 s at 44 cards, need
-#      most of the limit: start the queue at a session's start when this step is next).
+#      at this limit whatever the other parts give. A resume solves every open part again,
+#      those undecided at their limit too (cycles solve --resume), so this step spends those
+#      two parts' 2.5 hours again each time it starts, before the other ten: it comes last.
 # Nothing is committed by the script: commit what it adds with scripts/commit-progress.sh (the
 # results with the book's tables made from them, which CI checks).
 #
