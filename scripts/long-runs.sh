@@ -26,8 +26,8 @@
 #      nothing. The parts start longest first (cycles solve --split), so the longest starts
 #      with the run. The queue here is stopped about every three hours: 9,000 s (2.5 h) is the
 #      most a part can count on, so a part that needs more stops undecided at its limit
-#      instead of starting again for ever. 46 cards will; 44's longest fitted, with nothing
-#      else beside them. On a machine that runs for days, raise it (LIMIT=21600
+#      (sat-solves.sh then skips the question, unless a part of it was stopped: see 8.).
+#      46 cards did; 44's longest fitted, with nothing else beside them. On a machine that runs for days, raise it (LIMIT=21600
 #      scripts/sat-solves.sh c4v6-natural-cards). Here it runs until 45 cards are certified;
 #      46 and 47, whose longest parts stopped undecided at 9,000 s, come last (8.);
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts

@@ -35,6 +35,8 @@ timed_run() {
     # a child of anything here, is still found by its id.
     /usr/bin/time -f "%U %S" -o "$times" bash -c 'echo $$ >"$0" && exec "$@"' "$run_pidfile" "$@" &
     run_pid=$!
+    # (Until the binary's id is there, or /usr/bin/time has ended: a stop that came before
+    # is passed on then.)
     for ((i = 0; i < 200; i++)); do
         timed_child
         [[ -z $run_child ]] && kill -0 "$run_pid" 2>/dev/null || break
