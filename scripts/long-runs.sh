@@ -26,7 +26,7 @@
 #      nothing. The parts start longest first (cycles solve --split), so the longest starts
 #      with the run. The queue here is stopped about every three hours: 9,000 s (2.5 h) is the
 #      most a part can count on, so a part that needs more stops undecided at its limit
-#      (sat-solves.sh then skips the question, unless a part of it was stopped: see 8.).
+#      (a resume at the same limit keeps it as it is and solves only the parts left: see 8.).
 #      46 cards did; 44's longest fitted, with nothing else beside them. On a machine that runs for days, raise it (LIMIT=21600
 #      scripts/sat-solves.sh c4v6-natural-cards). Here it runs until 45 cards are certified;
 #      46 and 47, whose longest parts stopped undecided at 9,000 s, come last (8.);
@@ -46,11 +46,13 @@
 #      from every position of each cell's longest game; it skips the cells done from the same
 #      game). They lose nothing when the queue stops;
 #   7. the rest of the optimized 52-card hunt, 10 shards at a time as in 2.;
-#   8. c4v6-natural-cards' 46 and 47 cards, LIMIT=9000 a part. Its two longest parts
-#      (smallest hands 4 and 6) stopped undecided at 9,000 s, so 46 cards stays undecided
-#      at this limit whatever the other parts give. A resume solves every open part again,
-#      those undecided at their limit too (cycles solve --resume), so this step spends those
-#      two parts' 2.5 hours again each time it starts, before the other ten: it comes last.
+#   8. c4v6-natural-cards' 46 cards, LIMIT=9000 a part. Its two longest parts (smallest
+#      hands 4 and 6) stopped undecided at 9,000 s, so 46 cards stays undecided at this limit
+#      whatever the other parts give, and the step stops there (47 is not reached). A resume
+#      keeps those two as they are (cycles solve --resume keeps a part undecided at its
+#      limit when the limit is not raised) and solves the other parts, the longest first
+#      (smallest hand 5 took 5,315 s at 44 cards and may not fit 9,000 s at 46): what a
+#      longer limit would not have to do again.
 # Nothing is committed by the script: commit what it adds with scripts/commit-progress.sh (the
 # results with the book's tables made from them, which CI checks).
 #

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The SAT solves of results/sat/ (chapter: docs/results-sat.md): each question is an ordinary
 # `bataille cycles solve` or `bataille aligned solve` output directory, continued with --resume when it exists, so the
-# script picks up where a stopped run left (the periods decided are kept, an undecided one
-# is tried again, but only with a larger time limit than the one it was undecided at).
+# script picks up where a stopped run left. The solver's resume keeps the periods and parts
+# decided, and those undecided at the time limit given or a larger one: a question undecided
+# at LIMIT waits for a larger LIMIT, its run then saying "nothing left to solve".
 #
 # Questions named *-cards count periods in cards each player turns per turn of the loop
 # (`cycles solve --cards`), the others in tricks; *-ties-T ask only for loops whose tricks
@@ -136,34 +137,7 @@ for q in "${QUESTIONS[@]}"; do
     [[ -f $out/instances.csv ]] && resume=(--resume)
     # A question may set its own time limit (the 16-card enumeration: about 70,000 models).
     limit=(--time-limit "$LIMIT")
-    seconds=$LIMIT
-    if [[ $flags =~ --time-limit\ ([0-9]+) ]]; then
-        limit=()
-        seconds=${BASH_REMATCH[1]}
-    fi
-    # A period left undecided at this very limit would only be undecided again: the question
-    # waits for a larger limit (LIMIT, or its own --time-limit) rather than spend it twice.
-    # A period stopped by a signal says `stopped`, not `undecided`, and is tried again, as is a
-    # split period with a stopped part (its parts not started have no row); rows written
-    # before that verdict existed go by their seconds.
-    # A split period's row sums its parts' seconds (and has no formula hash, column 13): its
-    # parts, in parts.csv, are the ones that ran into the limit, and the question waits only
-    # when every part left undecided did (a part stopped short is worth going on with). A
-    # question now split goes by its parts only: a row of a period once solved whole, undecided
-    # at the limit, is what the parts are for.
-    split=0
-    [[ $flags == *--split* ]] && split=1
-    if [[ -f $out/instances.csv ]] && awk -F, -v s="$seconds" -v by_parts="$split" '
-        FNR == 1 { parts = FILENAME ~ /parts.csv$/; next }
-        parts && $4 == "undecided" { if ($9 >= 0.95 * s) long = 1; else short = 1 }
-        parts && $4 == "stopped" { short = 1 }
-        !parts && ($2 == "stopped" || $3 == "stopped") { stopped = 1 }
-        !parts && !by_parts && ($2 == "undecided" || ($3 == "undecided" && $13 != "")) && $8 >= 0.95 * s { f = 1 }
-        END { exit stopped || !(f || (long && !short)) }
-    ' "$out/instances.csv" $([[ -f $out/parts.csv ]] && echo "$out/parts.csv"); then
-        echo "== $name: undecided at its limit of $seconds s already; skipped (raise the limit to try again)"
-        continue
-    fi
+    [[ $flags == *--time-limit* ]] && limit=()
     threads=()
     [[ $flags == *--split* ]] && threads=(--threads "$THREADS")
     echo "== $name: $flags ${limit[*]} ${threads[*]} ${resume[*]}"

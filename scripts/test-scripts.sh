@@ -2,8 +2,8 @@
 # Tests of the long-run scripts' own logic (position-hunt-52.sh, sat-solves.sh,
 # record-hunts.sh, whole-game.sh, census.sh, position-records.sh, long-runs.sh,
 # book-tables.sh), in a scratch copy with a stand-in for the bataille binary: argument checks,
-# the lock and the lost-segment row of the position hunt, which SAT questions are skipped or
-# tried again, which census shards are done, that a signal to a script reaches the run under
+# the lock and the lost-segment row of the position hunt, which limit a SAT question is
+# solved under, which census shards are done, that a signal to a script reaches the run under
 # way, and that the book's tables are made from the results and checked against them. A few
 # seconds; .ci/run calls it. The runs themselves are tested by the crates' tests.
 #
@@ -201,29 +201,16 @@ fi
 # sat-solves.sh
 check "sat-solves refuses LIMIT=abc" 2 env LIMIT=abc scripts/sat-solves.sh c4v5-natural-cards
 check "sat-solves refuses an unknown question" 2 scripts/sat-solves.sh c4v5-natrual-cards
+# What a resume keeps (periods and parts undecided at the limit given) is the solver's to
+# decide (tested in the crates): the script passes LIMIT, or the question's own limit.
 sat=results/sat/c4v5-natural-cards
 mkdir -p $sat
-head=period_cards,deals,verdict,loops_found,vars,clauses,calls,solve_s,check_s,proof_bytes,proof_sha256,proof_steps,cnf_sha256,solver
-printf '%s\n36,false,undecided,0,1,1,1,1198.000,,,,,,x\n' "$head" >$sat/instances.csv
-printf '%s\n36,1,false,undecided,0,1,1,1,599.000,,,,,a,x\n36,2,false,undecided,0,1,1,1,599.000,,,,,a,x\n' \
-    "period_cards,first_hand,${head#period_cards,}" >$sat/parts.csv
-check "a split question undecided at its limit in every part left" 0 scripts/sat-solves.sh c4v5-natural-cards
-has "  ... is skipped" "undecided at its limit of 600 s already; skipped"
-sed -i 's/^36,2,false,undecided,0,1,1,1,599.000/36,2,false,stopped,0,1,1,1,3.000/' $sat/parts.csv
-sed -i 's/^36,false,undecided/36,false,stopped/' $sat/instances.csv
-check "a split question with a stopped part" 0 scripts/sat-solves.sh c4v5-natural-cards
-has "  ... is tried again" "== c4v5-natural-cards: cycles solve"
-printf '%s\n24,false,undecided,0,1,1,1,599.831,,,,,abc,x\n' "$head" >$sat/instances.csv
-rm $sat/parts.csv
-check "a split question with a row of its unsplit past" 0 scripts/sat-solves.sh c4v5-natural-cards
-has "  ... is tried again" "== c4v5-natural-cards: cycles solve"
-mkdir -p results/sat/c4v5-natural
-printf '%s\n9,false,undecided,0,1,1,1,599.000,,,,,abc,x\n' "period,${head#period_cards,}" >results/sat/c4v5-natural/instances.csv
-check "a whole question undecided at its limit" 0 scripts/sat-solves.sh c4v5-natural
-has "  ... is skipped" "undecided at its limit of 600 s already; skipped"
-sed -i 's/^9,false,undecided/9,false,stopped/' results/sat/c4v5-natural/instances.csv
-check "a whole question stopped near its limit" 0 scripts/sat-solves.sh c4v5-natural
-has "  ... is tried again" "== c4v5-natural: cycles solve"
+echo period_cards >$sat/instances.csv
+check "a split question with files" 0 scripts/sat-solves.sh c4v5-natural-cards
+has "  ... is resumed under LIMIT" "fake: cycles solve -c 4 -v 5 -m natural --cards --max-period 60 --all --split --time-limit 600 --threads 1 --out $sat --resume"
+check "a question new, with its own limit" 0 env LIMIT=60 scripts/sat-solves.sh aligned-16
+grep -qx -- "fake: aligned solve --cards 16 --max-rounds 8 --time-limit 7200 --out results/sat/aligned-16" "$WORK/out" &&
+    echo "ok:   ... is started under that limit" || { echo "FAILED: aligned-16's limit"; cat "$WORK/out"; failures=$((failures + 1)); }
 part="the signal checks"
 if have pgrep pkill; then
     stop_check "SIGTERM to sat-solves reaches the solver" "fake: stopped" scripts/sat-solves.sh c4v5-natural c4v5-natural-cards

@@ -99,7 +99,8 @@ pub(crate) struct RunArgs {
     /// is given.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Continue the periods not decided yet in --out (the decided ones are kept).
+    /// Continue the periods not decided yet in --out. The decided ones are kept, and so are
+    /// those undecided at this --time-limit already (within 5%): raise it to solve them again.
     #[arg(long, conflicts_with = "replace")]
     pub resume: bool,
     /// Replace the results in a non-empty --out directory.
@@ -146,6 +147,18 @@ impl RunArgs {
         } else if !kept {
             let _ = std::fs::remove_dir(&settings.work_dir);
         }
+    }
+
+    /// Whether --resume keeps a period or part that the files call `verdict` after `solve_s`
+    /// seconds in the solver as it is, rather than solve it again: one undecided at a time
+    /// limit at least about this run's, which would only be undecided again. Its solver
+    /// seconds stand for the limit it ran into, with a 5% margin: the limit also counts the
+    /// formula's building, which they leave out. With no --time-limit, nothing is kept.
+    pub(crate) fn ran_out(&self, verdict: &str, solve_s: &str) -> bool {
+        verdict == "undecided"
+            && self
+                .time_limit
+                .is_some_and(|t| solve_s.parse::<f64>().is_ok_and(|s| s >= 0.95 * t.as_secs_f64()))
     }
 
     /// The exit code: interrupted if Ctrl-C stopped the solver.
@@ -289,20 +302,39 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     } else {
         Default::default()
     };
-    // Solved again: what is undecided, and with --all what stopped at its first loop.
+    // Solved again: what is undecided or stopped, and with --all what stopped at its first
+    // loop; but not what is undecided at a time limit at least about this run's (a period
+    // solved whole then, or a part with --split), which would only be undecided again.
     let redo = |verdict: &str| is_open(verdict) || (args.all && verdict == "found");
     let decided: Vec<u32> = rows.iter().filter(|r| !redo(&r.1)).map(|r| r.0).collect();
-    rows.retain(|r| decided.contains(&r.0));
+    let column = INSTANCES_HEADER.split(',').position(|c| c == "solve_s").expect("a column");
+    let split_before = |period: u32| parts.iter().any(|r| r.period == period);
+    let mut held: Vec<u32> = rows
+        .iter()
+        .filter(|r| !args.split && !split_before(r.0))
+        .filter(|r| args.run.ran_out(&r.1, r.2.split(',').nth(1 + column).unwrap_or("")))
+        .map(|r| r.0)
+        .collect();
     // A part solved again is solved whole again; so is every part of a period now solved
     // whole.
-    parts.retain(|r| !redo(&r.verdict) && (args.split || decided.contains(&r.period)));
+    let held_part = |r: &PartRow| args.split && args.run.ran_out(&r.verdict, r.field(2 + column));
+    parts.retain(|r| {
+        (!redo(&r.verdict) || held_part(r)) && (args.split || decided.contains(&r.period))
+    });
+    // A split period undecided with every part kept has nothing left to solve either.
+    held.extend(
+        rows.iter().filter(|r| args.split && r.1 == "undecided").map(|r| r.0).filter(|&p| {
+            parts.iter().filter(|r| r.period == p).count() == question(p).parts().len()
+        }),
+    );
+    rows.retain(|r| decided.contains(&r.0) || held.contains(&r.0));
     // What is solved again finds its loops again (and would not, were they kept: they would be
     // blocked).
     let kept_part =
         |period: u32, hand: u32| parts.iter().any(|r| (r.period, r.first_hand) == (period, hand));
     known.retain(|f| {
         let p = finder(first, last, counted.of(f));
-        decided.contains(&p) || kept_part(p, part_of(f))
+        decided.contains(&p) || held.contains(&p) || kept_part(p, part_of(f))
     });
     // Every period and part kept lists as many loops as it found (what is solved again need
     // not: a run killed while dropping its loops leaves its row).
@@ -326,11 +358,13 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             );
         }
     }
-    // Nothing left to solve (every period decided, or the search stopped at its loop before):
-    // the files stay as they are, their command and solver lines those of the runs that
-    // decided them, and the answer is said again.
+    // Nothing left to solve (every period decided, the search stopped at its loop before, or
+    // the first period not decided is undecided at this time limit already): the files stay
+    // as they are, their command and solver lines those of the runs that decided them, and
+    // the answer is said again.
     let mut exact_found = rows.iter().any(|r| r.1 == "found");
-    let nothing_left = (exact_found && !args.all) || (first..=last).all(|p| decided.contains(&p));
+    let nothing_left = (exact_found && !args.all)
+        || (first..=last).find(|p| !decided.contains(p)).is_none_or(|p| held.contains(&p));
     if nothing_left {
         println!("nothing left to solve: {} is kept as it is", args.run.out.display());
     } else {
@@ -359,6 +393,10 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         }
         if decided.contains(&period) {
             continue;
+        }
+        if held.contains(&period) {
+            stopped_at = Some(period);
+            break;
         }
         let q = question(period);
         let blocked: Vec<Found> =

@@ -358,6 +358,132 @@ fn aligned_solve_gives_the_blocks_catalogue_and_certifies_the_rest() {
     }
 }
 
+/// `csv` with its rows that begin with `prefix` made as a period or part undecided after
+/// `seconds` in the solver leaves them: that verdict and time, no proof.
+fn undecided_at(csv: &str, prefix: &str, seconds: &str) -> String {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let mut out = format!("{}\n", header.join(","));
+    for line in lines {
+        let mut fields: Vec<&str> = line.split(',').collect();
+        if line.starts_with(prefix) {
+            for (f, h) in fields.iter_mut().zip(&header) {
+                match *h {
+                    "verdict" => *f = "undecided",
+                    "solve_s" => *f = seconds,
+                    "check_s" | "proof_bytes" | "proof_sha256" | "proof_steps" => *f = "",
+                    _ => {}
+                }
+            }
+        }
+        out += &(fields.join(",") + "\n");
+    }
+    assert_ne!(out, csv, "no row begins with {prefix}");
+    out
+}
+
+/// A period undecided at its time limit is kept by a resume under the same limit (it would
+/// only be undecided again, and the answer says to raise the limit); a larger limit, or none,
+/// solves it again. The solver seconds stand for the limit, 5% short of it at most.
+#[test]
+fn a_period_undecided_at_its_limit_waits_for_a_larger_one() {
+    let dir = scratch!("undecided-limit");
+    let out = dir.join("out");
+    let out_s = out.to_str().unwrap();
+    let question = ["cycles", "solve", "-c", "1", "-v", "5", "--max-period", "3", "--out", out_s];
+    run_ok(&question);
+    let read = |name: &str| fs::read_to_string(out.join(name)).unwrap();
+    let complete = read("instances.csv");
+    let undecided = undecided_at(&complete, "3,", "100.000");
+    let resume = |limit: Option<&str>| {
+        let mut a = [&question[..], &["--resume"]].concat();
+        a.extend(limit.map(|l| ["--time-limit", l]).iter().flatten());
+        run_ok(&a)
+    };
+    for limit in ["100", "104"] {
+        fs::write(out.join("instances.csv"), &undecided).unwrap();
+        let metadata = read("metadata.csv");
+        let o = resume(Some(limit));
+        assert!(o.contains("nothing left to solve"), "{limit}: {o}");
+        assert!(o.contains("certified: every loop of period 1 to 2"), "{limit}: {o}");
+        assert!(
+            o.contains("undecided: period 3 and beyond (raise --time-limit and --resume)"),
+            "{limit}: {o}"
+        );
+        assert!(!o.contains("period 3: "), "{limit}: solved again: {o}");
+        assert_eq!((read("instances.csv"), read("metadata.csv")), (undecided.clone(), metadata));
+    }
+    for limit in [Some("106"), None] {
+        fs::write(out.join("instances.csv"), &undecided).unwrap();
+        let o = resume(limit);
+        assert!(o.contains("period 3: complete"), "{limit:?}: {o}");
+        assert!(o.contains("certified: every loop of period 1 to 3"), "{limit:?}: {o}");
+        assert_eq!(without_times(&read("instances.csv")), without_times(&complete));
+    }
+
+    // The same for aligned solve, its cycles of rounds kept with the period.
+    let blocks = dir.join("aligned");
+    let aligned = ["aligned", "solve", "--cards", "8", "--max-rounds", "5", "--out"];
+    let aligned = [&aligned[..], &[blocks.to_str().unwrap(), "--resume"]].concat();
+    run_ok(&aligned[..aligned.len() - 1]);
+    let read = |name: &str| fs::read_to_string(blocks.join(name)).unwrap();
+    let (complete, catalogue) = (read("instances.csv"), read("blocks.csv"));
+    let undecided = undecided_at(&complete, "4,", "100.000");
+    fs::write(blocks.join("instances.csv"), &undecided).unwrap();
+    let o = run_ok(&[&aligned[..], &["--time-limit", "100"]].concat());
+    assert!(o.contains("nothing left to solve"), "{o}");
+    assert!(o.contains("of 1 to 3 rounds is in blocks.csv"), "{o}");
+    assert!(o.contains("undecided: 4 rounds and beyond (raise --time-limit"), "{o}");
+    assert_eq!((read("instances.csv"), read("blocks.csv")), (undecided, catalogue.clone()));
+    let o = run_ok(&[&aligned[..], &["--time-limit", "1000"]].concat());
+    assert!(o.contains("of 1 to 5 rounds is in blocks.csv: 6 loops"), "{o}");
+    assert_eq!(without_times(&read("instances.csv")), without_times(&complete));
+    assert_eq!(read("blocks.csv"), catalogue);
+}
+
+/// The same for the parts of a split period: a part undecided at the limit is kept, a part
+/// stopped is solved again, and a larger limit solves the part left.
+#[test]
+fn a_part_undecided_at_its_limit_waits_for_a_larger_one() {
+    let dir = scratch!("undecided-part");
+    let (one, out) = (dir.join("one"), dir.join("out"));
+    let question = ["cycles", "solve", "-c", "1", "-v", "7", "--cards", "--max-period", "10"];
+    let question = [&question[..], &["--all", "--split", "--threads", "2", "--out"]].concat();
+    run_ok(&[&question[..], &[one.to_str().unwrap()]].concat());
+    let file = |d: &std::path::Path, name: &str| fs::read_to_string(d.join(name)).unwrap();
+    fs::create_dir_all(&out).unwrap();
+    for name in ["metadata.csv", "cycles.csv"] {
+        fs::write(out.join(name), file(&one, name)).unwrap();
+    }
+    let instances = undecided_at(&file(&one, "instances.csv"), "10,", "100.000");
+    fs::write(out.join("instances.csv"), &instances).unwrap();
+    let parts = undecided_at(&file(&one, "parts.csv"), "10,3,", "100.000");
+    fs::write(out.join("parts.csv"), &parts).unwrap();
+    let resume = [&question[..], &[out.to_str().unwrap(), "--resume", "--time-limit"]].concat();
+    // Every part decided or undecided at this limit: nothing to solve.
+    let o = run_ok(&[&resume[..], &["100"]].concat());
+    assert!(o.contains("nothing left to solve"), "{o}");
+    assert!(o.contains("undecided: 10 cards and beyond"), "{o}");
+    assert_eq!((file(&out, "instances.csv"), file(&out, "parts.csv")), (instances, parts.clone()));
+    // A part stopped beside it: that one only is solved.
+    let stopped = parts.replacen("10,2,false,complete,", "10,2,false,stopped,", 1);
+    fs::write(out.join("parts.csv"), stopped).unwrap();
+    let o = run_ok(&[&resume[..], &["100"]].concat());
+    assert!(o.contains("10 cards, smallest hand 2: complete"), "{o}");
+    assert!(!o.contains("smallest hand 3:"), "{o}");
+    assert!(o.contains("10 cards: undecided (2 of 3 parts decided)"), "{o}");
+    assert!(o.contains("undecided: 10 cards and beyond"), "{o}");
+    // A larger limit: the part left is solved, and the files are the uninterrupted run's.
+    let o = run_ok(&[&resume[..], &["1000"]].concat());
+    assert!(o.contains("10 cards, smallest hand 3: complete"), "{o}");
+    assert!(!o.contains("smallest hand 2:"), "{o}");
+    assert!(o.contains("certified: every loop whose turn takes 1 to 10 cards"), "{o}");
+    assert_eq!(file(&out, "cycles.csv"), file(&one, "cycles.csv"));
+    for name in ["instances.csv", "parts.csv"] {
+        assert_eq!(without_times(&file(&out, name)), without_times(&file(&one, name)), "{name}");
+    }
+}
+
 /// Fields of a CSV row, the solver's seconds left out (columns named `solve_s` or `check_s`).
 fn without_times(csv: &str) -> Vec<Vec<String>> {
     let mut lines = csv.lines();

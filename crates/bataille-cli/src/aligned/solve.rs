@@ -82,12 +82,22 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
     let (mut rows, mut found) =
         if args.run.resume { read_previous(&args, first, last)? } else { (Vec::new(), Vec::new()) };
-    rows.retain(|r| !is_open(&r.1));
-    let decided: Vec<u32> = rows.iter().map(|r| r.0).collect();
-    found.retain(|c| decided.contains(&(c.period_rounds as u32)));
-    // Nothing left to solve: the files stay as they are, their command and solver lines those
-    // of the runs that decided them, and the answer is said again.
-    let nothing_left = (first..=last).all(|r| decided.contains(&r));
+    // Solved again: what is undecided or stopped, but not what is undecided at a time limit
+    // at least about this run's (it would only be undecided again).
+    let column = INSTANCES_HEADER.split(',').position(|c| c == "solve_s").expect("a column");
+    let held: Vec<u32> = rows
+        .iter()
+        .filter(|r| args.run.ran_out(&r.1, r.2.split(',').nth(column).unwrap_or("")))
+        .map(|r| r.0)
+        .collect();
+    rows.retain(|r| !is_open(&r.1) || held.contains(&r.0));
+    let decided: Vec<u32> = rows.iter().filter(|r| !is_open(&r.1)).map(|r| r.0).collect();
+    found.retain(|c| rows.iter().any(|r| r.0 == c.period_rounds as u32));
+    // Nothing left to solve (every period decided, or the first one not decided is undecided
+    // at this time limit already): the files stay as they are, their command and solver lines
+    // those of the runs that decided them, and the answer is said again.
+    let nothing_left =
+        (first..=last).find(|r| !decided.contains(r)).is_none_or(|r| held.contains(&r));
     if nothing_left {
         check_catalogue(&args.run.out, &found)?;
         println!("nothing left to solve: {} is kept as it is", args.run.out.display());
@@ -103,6 +113,10 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     );
     let mut stopped_at = None;
     for rounds in (first..=last).filter(|r| !decided.contains(r)) {
+        if held.contains(&rounds) {
+            stopped_at = Some(rounds);
+            break;
+        }
         let q = AlignedQuestion {
             cards: args.cards,
             rounds,
