@@ -29,7 +29,7 @@
 #      (a resume at the same limit keeps it as it is and solves only the parts left: see 8.).
 #      46 cards did; 44's longest fitted, with nothing else beside them. On a machine that runs for days, raise it (LIMIT=21600
 #      scripts/sat-solves.sh c4v6-natural-cards). Here it runs until 45 cards are certified;
-#      46 and 47, whose longest parts stopped undecided at 9,000 s, come last (8.);
+#      46 cards, whose longest parts stopped undecided at 9,000 s, comes last (8.);
 #   4. the 32-card cells of the records work to 3·10^10 positions each: the position hunts
 #      c4v8-natural-positions-2 and c4v8-optimized-positions-2 (scripts/record-hunts.sh, their
 #      checkpoints in results/hunts/checkpoints), each followed by scripts/position-records.sh
@@ -166,7 +166,7 @@ record_hunt() {
     fi
 }
 # C=4 V=6 here until 45 cards are certified (the step goes on into 46 if that happens while it
-# runs); from then on its 46 and 47 cards come last (8. above).
+# runs); from then on its 46 cards come last (8. above).
 if ! certified c4v6-natural-cards 45; then
     step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 fi

@@ -100,7 +100,8 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Continue the periods not decided yet in --out. The decided ones are kept, and so are
-    /// those undecided at this --time-limit already (within 5%): raise it to solve them again.
+    /// those undecided at this --time-limit already (within 5%, by this --solver-config):
+    /// raise it to solve them again.
     #[arg(long, conflicts_with = "replace")]
     pub resume: bool,
     /// Replace the results in a non-empty --out directory.
@@ -149,16 +150,25 @@ impl RunArgs {
         }
     }
 
-    /// Whether --resume keeps a period or part that the files call `verdict` after `solve_s`
-    /// seconds in the solver as it is, rather than solve it again: one undecided at a time
-    /// limit at least about this run's, which would only be undecided again. Its solver
-    /// seconds stand for the limit it ran into, with a 5% margin: the limit also counts the
-    /// formula's building, which they leave out. With no --time-limit, nothing is kept.
-    pub(crate) fn ran_out(&self, verdict: &str, solve_s: &str) -> bool {
-        verdict == "undecided"
-            && self
-                .time_limit
-                .is_some_and(|t| solve_s.parse::<f64>().is_ok_and(|s| s >= 0.95 * t.as_secs_f64()))
+    /// Whether --resume keeps as it is, rather than solve again, the period or part of row
+    /// `line` (of a file whose header is `header`): one formula (not a sum of parts, which
+    /// has no formula hash) undecided at a time limit at least about this run's, by this
+    /// run's solver and configuration, which would only be undecided again. Its solver seconds
+    /// stand for the limit it ran into, with a 5% margin: the limit also counts the loading
+    /// of the formula into the solver (and with --all the work between calls), which they
+    /// leave out. With no --time-limit, nothing is kept.
+    pub(crate) fn ran_out(&self, header: &str, line: &str) -> bool {
+        let field = |name: &str| {
+            let i = header.split(',').position(|h| h == name);
+            i.and_then(|i| line.split(',').nth(i)).unwrap_or("")
+        };
+        let limit = |t: Duration| {
+            field("solve_s").parse::<f64>().is_ok_and(|s| s >= 0.95 * t.as_secs_f64())
+        };
+        field("verdict") == "undecided"
+            && !field("cnf_sha256").is_empty()
+            && field("solver") == self.solver_config.solver()
+            && self.time_limit.is_some_and(limit)
     }
 
     /// The exit code: interrupted if Ctrl-C stopped the solver.
@@ -307,26 +317,29 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     // solved whole then, or a part with --split), which would only be undecided again.
     let redo = |verdict: &str| is_open(verdict) || (args.all && verdict == "found");
     let decided: Vec<u32> = rows.iter().filter(|r| !redo(&r.1)).map(|r| r.0).collect();
-    let column = INSTANCES_HEADER.split(',').position(|c| c == "solve_s").expect("a column");
-    let split_before = |period: u32| parts.iter().any(|r| r.period == period);
+    let column = period_column(counted);
+    let (row_header, part_header) =
+        (format!("{column},{INSTANCES_HEADER}"), format!("{column},first_hand,{INSTANCES_HEADER}"));
     let mut held: Vec<u32> = rows
         .iter()
-        .filter(|r| !args.split && !split_before(r.0))
-        .filter(|r| args.run.ran_out(&r.1, r.2.split(',').nth(1 + column).unwrap_or("")))
+        .filter(|r| !args.split && args.run.ran_out(&row_header, &r.2))
         .map(|r| r.0)
         .collect();
     // A part solved again is solved whole again; so is every part of a period now solved
     // whole.
-    let held_part = |r: &PartRow| args.split && args.run.ran_out(&r.verdict, r.field(2 + column));
+    let held_part = |r: &PartRow| args.split && args.run.ran_out(&part_header, &r.line);
     parts.retain(|r| {
         (!redo(&r.verdict) || held_part(r)) && (args.split || decided.contains(&r.period))
     });
-    // A split period undecided with every part kept has nothing left to solve either.
-    held.extend(
-        rows.iter().filter(|r| args.split && r.1 == "undecided").map(|r| r.0).filter(|&p| {
-            parts.iter().filter(|r| r.period == p).count() == question(p).parts().len()
-        }),
-    );
+    // A split period undecided with every part kept, one of them undecided, has nothing left
+    // to solve either.
+    let mine = |p: u32| parts.iter().filter(move |r| r.period == p);
+    held.extend(rows.iter().filter(|r| args.split && r.1 == "undecided").map(|r| r.0).filter(
+        |&p| {
+            mine(p).count() == question(p).parts().len()
+                && mine(p).any(|r| r.verdict == "undecided")
+        },
+    ));
     rows.retain(|r| decided.contains(&r.0) || held.contains(&r.0));
     // What is solved again finds its loops again (and would not, were they kept: they would be
     // blocked).

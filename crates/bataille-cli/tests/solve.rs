@@ -395,15 +395,11 @@ fn a_period_undecided_at_its_limit_waits_for_a_larger_one() {
     let read = |name: &str| fs::read_to_string(out.join(name)).unwrap();
     let complete = read("instances.csv");
     let undecided = undecided_at(&complete, "3,", "100.000");
-    let resume = |limit: Option<&str>| {
-        let mut a = [&question[..], &["--resume"]].concat();
-        a.extend(limit.map(|l| ["--time-limit", l]).iter().flatten());
-        run_ok(&a)
-    };
+    let resume = |flags: &[&str]| run_ok(&[&question[..], &["--resume"], flags].concat());
     for limit in ["100", "104"] {
         fs::write(out.join("instances.csv"), &undecided).unwrap();
         let metadata = read("metadata.csv");
-        let o = resume(Some(limit));
+        let o = resume(&["--time-limit", limit]);
         assert!(o.contains("nothing left to solve"), "{limit}: {o}");
         assert!(o.contains("certified: every loop of period 1 to 2"), "{limit}: {o}");
         assert!(
@@ -413,13 +409,18 @@ fn a_period_undecided_at_its_limit_waits_for_a_larger_one() {
         assert!(!o.contains("period 3: "), "{limit}: solved again: {o}");
         assert_eq!((read("instances.csv"), read("metadata.csv")), (undecided.clone(), metadata));
     }
-    for limit in [Some("106"), None] {
+    for flags in [&["--time-limit", "106"][..], &[]] {
         fs::write(out.join("instances.csv"), &undecided).unwrap();
-        let o = resume(limit);
-        assert!(o.contains("period 3: complete"), "{limit:?}: {o}");
-        assert!(o.contains("certified: every loop of period 1 to 3"), "{limit:?}: {o}");
+        let o = resume(flags);
+        assert!(o.contains("period 3: complete"), "{flags:?}: {o}");
+        assert!(o.contains("certified: every loop of period 1 to 3"), "{flags:?}: {o}");
         assert_eq!(without_times(&read("instances.csv")), without_times(&complete));
     }
+    // Another solver configuration may decide it within the same limit: solved again.
+    fs::write(out.join("instances.csv"), &undecided).unwrap();
+    let o = resume(&["--time-limit", "100", "--solver-config", "sat"]);
+    assert!(o.contains("period 3: complete"), "{o}");
+    assert!(read("instances.csv").ends_with(",cadical-3.0.1 --sat --binary\n"));
 
     // The same for aligned solve, its cycles of rounds kept with the period.
     let blocks = dir.join("aligned");
@@ -465,6 +466,22 @@ fn a_part_undecided_at_its_limit_waits_for_a_larger_one() {
     assert!(o.contains("nothing left to solve"), "{o}");
     assert!(o.contains("undecided: 10 cards and beyond"), "{o}");
     assert_eq!((file(&out, "instances.csv"), file(&out, "parts.csv")), (instances, parts.clone()));
+    // Resumed whole, the period is solved whole: its row sums parts, no one formula's limit.
+    let whole = dir.join("whole");
+    fs::create_dir_all(&whole).unwrap();
+    for name in ["metadata.csv", "cycles.csv", "instances.csv", "parts.csv"] {
+        fs::write(whole.join(name), file(&out, name)).unwrap();
+    }
+    let unsplit = [&question[..question.len() - 4], &["--out", whole.to_str().unwrap()]].concat();
+    let o = run_ok(&[&unsplit[..], &["--resume", "--time-limit", "100"]].concat());
+    assert!(o.contains("10 cards: complete"), "{o}");
+    assert!(o.contains("certified: every loop whose turn takes 1 to 10 cards"), "{o}");
+    let sorted = |d: &std::path::Path| {
+        let mut lines: Vec<String> = file(d, "cycles.csv").lines().map(str::to_string).collect();
+        lines.sort();
+        lines
+    };
+    assert_eq!(sorted(&whole), sorted(&one));
     // A part stopped beside it: that one only is solved.
     let stopped = parts.replacen("10,2,false,complete,", "10,2,false,stopped,", 1);
     fs::write(out.join("parts.csv"), stopped).unwrap();

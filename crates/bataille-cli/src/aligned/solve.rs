@@ -84,12 +84,8 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         if args.run.resume { read_previous(&args, first, last)? } else { (Vec::new(), Vec::new()) };
     // Solved again: what is undecided or stopped, but not what is undecided at a time limit
     // at least about this run's (it would only be undecided again).
-    let column = INSTANCES_HEADER.split(',').position(|c| c == "solve_s").expect("a column");
-    let held: Vec<u32> = rows
-        .iter()
-        .filter(|r| args.run.ran_out(&r.1, r.2.split(',').nth(column).unwrap_or("")))
-        .map(|r| r.0)
-        .collect();
+    let held: Vec<u32> =
+        rows.iter().filter(|r| args.run.ran_out(INSTANCES_HEADER, &r.2)).map(|r| r.0).collect();
     rows.retain(|r| !is_open(&r.1) || held.contains(&r.0));
     let decided: Vec<u32> = rows.iter().filter(|r| !is_open(&r.1)).map(|r| r.0).collect();
     found.retain(|c| rows.iter().any(|r| r.0 == c.period_rounds as u32));
