@@ -317,9 +317,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     // solved whole then, or a part with --split), which would only be undecided again.
     let redo = |verdict: &str| is_open(verdict) || (args.all && verdict == "found");
     let decided: Vec<u32> = rows.iter().filter(|r| !redo(&r.1)).map(|r| r.0).collect();
-    let column = period_column(counted);
-    let (row_header, part_header) =
-        (format!("{column},{INSTANCES_HEADER}"), format!("{column},first_hand,{INSTANCES_HEADER}"));
+    let (row_header, part_header) = (instances_header(counted), parts_header(counted));
     let mut held: Vec<u32> = rows
         .iter()
         .filter(|r| !args.split && args.run.ran_out(&row_header, &r.2))
@@ -687,6 +685,16 @@ fn period_column(counted: Counted) -> &'static str {
     }
 }
 
+/// The header of instances.csv.
+fn instances_header(counted: Counted) -> String {
+    format!("{},{INSTANCES_HEADER}", period_column(counted))
+}
+
+/// The header of parts.csv.
+fn parts_header(counted: Counted) -> String {
+    format!("{},first_hand,{INSTANCES_HEADER}", period_column(counted))
+}
+
 /// How the report names a period.
 fn label(counted: Counted, p: u32) -> String {
     match counted {
@@ -845,8 +853,7 @@ fn write(
 ) -> Result<()> {
     let mut rows: Vec<&(u32, String, String)> = rows.iter().collect();
     rows.sort_by_key(|r| r.0);
-    let column = period_column(args.counted());
-    let mut instances = format!("{column},{INSTANCES_HEADER}\n");
+    let mut instances = instances_header(args.counted()) + "\n";
     for r in rows {
         instances.push_str(&r.2);
         instances.push('\n');
@@ -868,7 +875,7 @@ fn write(
     if !parts.is_empty() {
         let mut parts: Vec<&PartRow> = parts.iter().collect();
         parts.sort_by_key(|r| (r.period, r.first_hand));
-        let mut text = format!("{column},first_hand,{INSTANCES_HEADER}\n");
+        let mut text = parts_header(args.counted()) + "\n";
         for r in parts {
             text.push_str(&r.line);
             text.push('\n');
@@ -1016,10 +1023,9 @@ fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
         read_bounded(&out.join(name), MAX_STATE_BYTES)?
             .with_context(|| format!("--resume: {} has no {name}", out.display()))
     };
-    let column = period_column(e.counted);
     let mut claims: Vec<Claim> = Vec::new();
     let path = out.join("instances.csv");
-    let header = format!("{column},{INSTANCES_HEADER}");
+    let header = instances_header(e.counted);
     let text = read("instances.csv")?;
     let mut lines = text.lines();
     check_header(lines.next(), &header, &path)?;
@@ -1045,7 +1051,7 @@ fn read_previous(out: &Path, e: &Expected) -> Result<Previous> {
     let mut parts = Vec::new();
     let path = out.join("parts.csv");
     if let Some(text) = read_bounded(&path, MAX_STATE_BYTES)? {
-        let header = format!("{column},first_hand,{INSTANCES_HEADER}");
+        let header = parts_header(e.counted);
         let mut lines = text.lines();
         check_header(lines.next(), &header, &path)?;
         for (n, line) in lines.enumerate() {
