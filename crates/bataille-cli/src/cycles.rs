@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
@@ -231,10 +232,13 @@ fn run_census(args: CensusArgs) -> Result<ExitCode> {
     if let Some(e) = save_error {
         bail!("cannot write the checkpoint: {e}");
     }
-    let elapsed = started.elapsed().as_secs_f64();
+    // The deals reaching each loop: a walk of its tree each, stopped (like the units) by a
+    // stop request within milliseconds, and timed with the rest.
     let loops = state.loops();
     let bounds = Bounds::budget(args.budget);
-    let rows: Vec<Row> = loops.iter().map(|f| Row::new(spec, f, bounds)).collect();
+    let rows: Vec<Row> = loops.iter().map(|f| Row::new(spec, f, bounds, stop)).collect();
+    let counting_stopped = rows.iter().any(|r| r.walked.stopped);
+    let elapsed = started.elapsed().as_secs_f64();
     let complete = state.is_complete();
     let mut files = OutputFiles::new(&args.out);
     files.add("cycles.csv", cycles_csv(&rows).into_bytes());
@@ -275,6 +279,17 @@ fn run_census(args: CensusArgs) -> Result<ExitCode> {
     }
     println!("time:                  {elapsed:.1} s on {} threads", pool.threads());
     println!("results:               {}", args.out.display());
+    if complete && counting_stopped {
+        println!(
+            "stopped while counting the deals that reach each loop: the census is complete, \
+             but a count cut short is written as a lower bound (deals_complete false); run \
+             again{} for the full counts",
+            args.checkpoint
+                .as_ref()
+                .map_or(String::new(), |p| format!(" with --resume (checkpoint {})", p.display()))
+        );
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
     if !complete {
         match &args.checkpoint {
             Some(path) => println!(
@@ -299,7 +314,9 @@ struct Row {
 }
 
 impl Row {
-    fn new(spec: CensusSpec, f: &Found, bounds: Bounds) -> Row {
+    /// The row of loop `f`, its deals counted by a walk of its tree within `bounds`; a stop
+    /// request cuts the walk short (`walked.stopped`, the count then a lower bound).
+    fn new(spec: CensusSpec, f: &Found, bounds: Bounds, stop: &AtomicBool) -> Row {
         let p = f.position();
         let methods = spec.methods();
         let id = match play(&p, methods, &mut NoRandom, Limits::DETERMINISTIC).outcome {
@@ -309,7 +326,8 @@ impl Row {
         let positions = loop_positions(&p, methods).expect("a loop");
         let aligned = aligned::aligned_position(&positions, methods).map(|q| q.to_string());
         let keep = Keep { deals: false, deepest: 0 };
-        let t = ancestors::tree(&p, methods, bounds, keep).expect("deterministic methods");
+        let t = ancestors::tree_watched(&p, methods, bounds, keep, stop, &mut |_| {})
+            .expect("deterministic methods");
         let ancestors = t.walked.visited;
         Row { found: f.clone(), id, aligned, deals: t.deal_count, ancestors, walked: t.walked }
     }
@@ -317,7 +335,9 @@ impl Row {
 
 fn deals_text(deals: u64, walked: &Walked) -> String {
     let s = if deals == 1 { "" } else { "s" };
-    if walked.budget_hit {
+    if walked.stopped {
+        format!("at least {deals} deal{s} (the tree walk was stopped by the request)")
+    } else if walked.budget_hit {
         format!("at least {deals} deal{s} (the tree walk stopped on its budget)")
     } else {
         format!("reached by {deals} deal{s}")
@@ -345,7 +365,7 @@ fn cycles_csv(rows: &[Row]) -> String {
             if r.aligned.is_some() { "yes" } else { "no" },
             r.aligned.as_deref().unwrap_or(""),
             r.deals,
-            !r.walked.budget_hit,
+            !r.walked.budget_hit && !r.walked.stopped,
             r.ancestors
         );
     }
@@ -363,7 +383,8 @@ fn summary(spec: CensusSpec, state: &CensusState, rows: &[Row]) -> Vec<(&'static
     periods.sort_unstable();
     periods.dedup();
     let reached = rows.iter().filter(|r| r.deals > 0).count();
-    let unreached = rows.iter().filter(|r| r.deals == 0 && !r.walked.budget_hit).count();
+    let unreached =
+        rows.iter().filter(|r| r.deals == 0 && !r.walked.budget_hit && !r.walked.stopped).count();
     vec![
         ("deck", deck.to_string()),
         ("method", spec.method().to_string()),
@@ -451,13 +472,18 @@ fn run_ancestors(args: AncestorsArgs) -> Result<ExitCode> {
         budget: args.budget,
     };
     let keep = Keep { deals: args.deals.is_some(), deepest: args.deepest as usize };
+    // Ctrl-C (or SIGTERM) ends the walk within milliseconds: what it met is reported (and
+    // with --deals written) as a walk stopped on its budget would be, and the exit code says
+    // it was stopped.
+    let stop = on_interrupt("bataille: stopping the walk (Ctrl-C again to quit at once)");
     let started = Instant::now();
     let progress = UnitsProgress::counting("cycles ancestors", args.budget, "positions");
-    let t = ancestors::tree_watched(&position, methods, bounds, keep, &mut |seen| {
+    let t = ancestors::tree_watched(&position, methods, bounds, keep, stop, &mut |seen| {
         progress.update(seen, 0, args.budget, "of the budget");
     });
     progress.finish();
     let t = t?;
+    let code = if t.walked.stopped { ExitCode::from(EXIT_INTERRUPTED) } else { ExitCode::SUCCESS };
     let report = ancestors_report(&t, &args, methods, started.elapsed().as_secs_f64());
     if let Some(path) = &args.deals {
         let id = match &t.root {
@@ -471,13 +497,13 @@ fn run_ancestors(args: AncestorsArgs) -> Result<ExitCode> {
         if path.as_os_str() == "-" {
             crate::output::print_stdout(&csv)?;
             eprint!("{report}");
-            return Ok(ExitCode::SUCCESS);
+            return Ok(code);
         }
         write_atomic(path, csv.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     crate::output::print_stdout(&report)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(code)
 }
 
 fn ancestors_report(t: &Tree, args: &AncestorsArgs, methods: Methods, secs: f64) -> String {
@@ -501,6 +527,10 @@ fn ancestors_report(t: &Tree, args: &AncestorsArgs, methods: Methods, secs: f64)
     let w = &t.walked;
     let coverage = if w.complete() {
         "complete: every ancestor".to_string()
+    } else if w.stopped {
+        "INCOMPLETE: stopped by the request (Ctrl-C or SIGTERM); the counts are those of the \
+         ancestors visited before"
+            .to_string()
     } else if !w.budget_hit {
         let mut cut = Vec::new();
         if w.depth_cut {

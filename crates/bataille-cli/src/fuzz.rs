@@ -24,12 +24,17 @@ fn cases() -> u32 {
 
 /// A runner with a fixed seed (`BATAILLE_FUZZ_SEED`, or a constant), no failure files.
 fn runner() -> TestRunner {
+    runner_of(cases())
+}
+
+/// [`runner`], for `cases` cases.
+fn runner_of(cases: u32) -> TestRunner {
     let seed = std::env::var("BATAILLE_FUZZ_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x0bad_5eed_0018);
     TestRunner::new(Config {
-        cases: cases(),
+        cases,
         rng_seed: RngSeed::Fixed(seed),
         failure_persistence: None,
         ..Config::default()
@@ -447,4 +452,123 @@ fn shards_of_a_run_list_the_missing_ones() {
         prop_assert_eq!(&first[..], &expected[..expected.len().min(5)]);
         Ok(())
     });
+}
+
+/// A CSV file with one field of one row replaced by junk or an extreme number, a row dropped
+/// or doubled, or the text cut short or a bit flipped.
+fn csv_damaged(valid: String) -> impl Strategy<Value = String> {
+    let lines: Vec<String> = valid.lines().map(str::to_string).collect();
+    let n = lines.len().max(1);
+    (0..n, 0..20usize, number_text(), 0..valid.len().max(1), 0..5u8).prop_map(
+        move |(i, j, junk, cut, how)| match how {
+            0 | 1 => {
+                let mut l = lines.clone();
+                if let Some(line) = l.get_mut(i) {
+                    let mut f: Vec<String> = line.split(',').map(str::to_string).collect();
+                    let k = j % f.len();
+                    f[k] = if how == 0 { junk.clone() } else { String::new() };
+                    *line = f.join(",");
+                }
+                l.join("\n") + "\n"
+            }
+            2 => {
+                let mut l = lines.clone();
+                if i < l.len() {
+                    if j % 2 == 0 {
+                        l.remove(i);
+                    } else {
+                        let row = l[i].clone();
+                        l.insert(i, row);
+                    }
+                }
+                l.join("\n") + "\n"
+            }
+            3 => valid.char_indices().take_while(|&(k, _)| k < cut).map(|(_, c)| c).collect(),
+            _ => {
+                let mut v = valid.clone().into_bytes();
+                if !v.is_empty() {
+                    let at = cut % v.len();
+                    v[at] ^= 1 << (j % 7);
+                }
+                String::from_utf8_lossy(&v).into_owned()
+            }
+        },
+    )
+}
+
+/// Runs the command line `args` (without the program name) in this process: `Ok` or an error
+/// whose message is short.
+fn run_in_process(args: &[&str]) -> Result<(), TestCaseError> {
+    let cli =
+        crate::flags::Cli::try_parse_from(std::iter::once("bataille").chain(args.iter().copied()))
+            .expect("a valid command line");
+    let result = match cli.command {
+        crate::flags::Command::Cycles(a) => crate::cycles::run(a),
+        crate::flags::Command::Aligned(a) => crate::aligned::run(a),
+        _ => unreachable!("a solver command"),
+    };
+    if let Err(e) = result {
+        short(&format!("{e:#}"))?;
+    }
+    Ok(())
+}
+
+/// The solvers' question and resume files (metadata.csv, instances.csv, parts.csv, cycles.csv;
+/// rounds.csv and blocks.csv of `aligned solve`), one of them damaged: `--resume` answers or
+/// refuses them briefly, never panics. (Each case resumes, and solves again a period or part
+/// the damage reopened: small questions, but fewer cases than the parsers' properties.)
+#[test]
+fn solver_resume_files_read_or_refuse() {
+    let base = std::env::temp_dir().join(format!("bataille-fuzz-solve-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let s = |p: &Path| p.to_str().expect("a UTF-8 path").to_string();
+    let questions: [(&str, Vec<&str>, &[&str]); 2] = [
+        (
+            "cycles",
+            vec![
+                "cycles",
+                "solve",
+                "-c",
+                "4",
+                "-v",
+                "3",
+                "--cards",
+                "--max-period",
+                "8",
+                "--all",
+                "--split",
+                "--threads",
+                "1",
+            ],
+            &["metadata.csv", "instances.csv", "parts.csv", "cycles.csv"],
+        ),
+        (
+            "aligned",
+            vec!["aligned", "solve", "--cards", "8", "--max-rounds", "3"],
+            &["metadata.csv", "instances.csv", "rounds.csv", "blocks.csv"],
+        ),
+    ];
+    for (name, question, files) in questions {
+        let valid = base.join(name);
+        let out = s(&valid);
+        run_in_process(&[&question[..], &["--out", &out]].concat()).expect("the valid files");
+        let texts: Vec<String> =
+            files.iter().map(|f| std::fs::read_to_string(valid.join(f)).expect(f)).collect();
+        let damaged_files =
+            (0..files.len()).prop_flat_map(|k| (Just(k), csv_damaged(texts[k].clone())));
+        let result = runner_of((cases() / 100).max(16)).run(&damaged_files, |(k, text)| {
+            let dir = base.join(format!("{name}-case"));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            for (f, t) in files.iter().zip(&texts) {
+                std::fs::write(dir.join(f), t).unwrap();
+            }
+            std::fs::write(dir.join(files[k]), &text).unwrap();
+            run_in_process(&[&question[..], &["--out", &s(&dir), "--resume"]].concat())
+        });
+        if let Err(e) = result {
+            panic!("{name}: {e}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
 }

@@ -26,6 +26,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -182,6 +183,9 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
         r.tricks,
         r.cards
     );
+    // Ctrl-C (or SIGTERM) ends the search within milliseconds; the best deals found before
+    // are printed and kept as a finished search's are.
+    let stop = on_interrupt("bataille: stopping the search (Ctrl-C again to quit at once)");
     let started = Instant::now();
     let ties = format!("tricks of at most {} ties", args.max_ties);
     // The longest deal found by each measure: (deal, tricks, cards) of its whole game.
@@ -195,13 +199,15 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
             args.max_ties,
             args.budget,
             args.every,
+            stop,
             &mut |done| progress.update(done, 0, positions, "searched backwards"),
         );
         progress.finish();
-        let searched = match (e.complete, e.ties_cut) {
-            (true, false) => "each whole tree".to_string(),
-            (true, true) => format!("each whole tree of {ties} (longer tricks left out)"),
-            (false, _) => format!("some stopped at the budget of {} positions", args.budget),
+        let searched = match (e.stopped, e.complete, e.ties_cut) {
+            (true, ..) => "STOPPED by the request, the rest of the game not searched".to_string(),
+            (_, true, false) => "each whole tree".to_string(),
+            (_, true, true) => format!("each whole tree of {ties} (longer tricks left out)"),
+            (_, false, _) => format!("some stopped at the budget of {} positions", args.budget),
         };
         println!(
             "searched:  {} positions of the game (every {} tricks), {} positions before them, \
@@ -214,15 +220,22 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
         ([e.by_tricks, e.by_cards], e.complete, e.ties_cut)
     } else {
         let progress = UnitsProgress::counting("records extend", args.budget, "positions");
-        let e =
-            backward::extend_watched(&start, methods, args.max_ties, args.budget, &mut |seen| {
+        let e = backward::extend_watched(
+            &start,
+            methods,
+            args.max_ties,
+            args.budget,
+            stop,
+            &mut |seen| {
                 progress.update(seen, 0, args.budget, &format!("{seen} positions before it"));
-            });
+            },
+        );
         progress.finish();
-        let searched = match (e.complete, e.ties_cut) {
-            (true, false) => "the whole tree".to_string(),
-            (true, true) => format!("the whole tree of {ties} (longer tricks left out)"),
-            (false, _) => format!("stopped at the budget of {} positions", args.budget),
+        let searched = match (e.stopped, e.complete, e.ties_cut) {
+            (true, ..) => "STOPPED by the request".to_string(),
+            (_, true, false) => "the whole tree".to_string(),
+            (_, true, true) => format!("the whole tree of {ties} (longer tricks left out)"),
+            (_, false, _) => format!("stopped at the budget of {} positions", args.budget),
         };
         println!(
             "searched:  {} positions before it ({} deals), {searched} in {:.2} s",
@@ -295,7 +308,10 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
             },
         });
     }
-    if rows.is_empty() {
+    let stopped = stop.load(Ordering::Relaxed);
+    if rows.is_empty() && stopped {
+        println!("stopped: no longer game found before the stop (nothing is claimed)");
+    } else if rows.is_empty() {
         let what = match (args.whole_game, start.is_deal()) {
             (true, true) => "no deal leads to a longer game through a position of this one",
             (true, false) => "no deal leads to a position of this game",
@@ -314,6 +330,10 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
         }
     } else if let Some(records) = &args.records {
         report_appended(records, append_records(records, &rows)?, rows.len());
+    }
+    if stopped {
+        println!("stopped: the search was cut short; the deals above are the best found before");
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
     Ok(ExitCode::SUCCESS)
 }

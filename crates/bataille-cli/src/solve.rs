@@ -86,8 +86,10 @@ impl SolveArgs {
 /// The flags every solver command shares: time, proofs, output directory.
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// Seconds each period may take (all its solver calls; each part of a split period); a
-    /// period not decided in time is reported as undecided, and the search stops there.
+    /// Seconds of solver time each period may take (all its solver calls; each part of a split
+    /// period); a period not decided in time is reported as undecided, and the search stops
+    /// there. Building the formula and loading it into the solver are not counted (the report
+    /// gives their seconds).
     #[arg(long, value_name = "SECONDS", value_parser = crate::checks::seconds)]
     pub time_limit: Option<Duration>,
     /// Keep each period's CNF and proof in --out/proofs; otherwise only their SHA-256 and
@@ -154,9 +156,10 @@ impl RunArgs {
     /// `line` (of a file whose header is `header`): one formula (not a sum of parts, which
     /// has no formula hash) undecided at a time limit at least about this run's, by this
     /// run's solver and configuration, which would only be undecided again. Its solver seconds
-    /// stand for the limit it ran into, with a 5% margin: the limit also counts the loading
-    /// of the formula into the solver (and with --all the work between calls), which they
-    /// leave out. With no --time-limit, nothing is kept.
+    /// stand for the limit it ran into, with a 5% margin: the limit counts the solver's calls
+    /// only, as `solve_s` does, but rows written before it did (when it also counted the
+    /// loading of the formula and the work between calls) fall short of it by that much.
+    /// With no --time-limit, nothing is kept.
     pub(crate) fn ran_out(&self, header: &str, line: &str) -> bool {
         let field = |name: &str| {
             let i = header.split(',').position(|h| h == name);
@@ -261,13 +264,61 @@ fn earlier_commands(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Whether `dir` holds the results of the question whose metadata line is `header`: that exact
-/// line, not a longer question that begins with it (periods 1 to 1 are not periods 1 to 12).
-pub(crate) fn holds_question(dir: &Path, header: &str) -> bool {
-    read_bounded(&dir.join("metadata.csv"), MAX_STATE_BYTES)
-        .ok()
-        .flatten()
-        .is_some_and(|t| t.lines().any(|line| line == header))
+/// The question line of a solver directory's metadata.csv (`question,TEXT`), if it has one.
+fn question_of(dir: &Path) -> Option<String> {
+    let text = read_bounded(&dir.join("metadata.csv"), MAX_STATE_BYTES).ok().flatten()?;
+    text.lines().find(|l| l.starts_with("question,")).map(str::to_string)
+}
+
+/// Checks, before anything is written, that `--resume` has this question's directory to
+/// continue: one that exists, whose question line is `header` or one that `extends` accepts
+/// (the same question to a smaller bound). Another question is refused with what differs.
+/// Returns the test of a directory's own files for [`prepare_outputs`].
+pub(crate) fn check_resumable<'a>(
+    run: &RunArgs,
+    header: &'a str,
+    extends: &'a dyn Fn(&str) -> bool,
+) -> Result<impl Fn(&Path) -> bool + 'a> {
+    let own =
+        move |dir: &Path| question_of(dir).is_some_and(|line| line == header || extends(&line));
+    if !run.resume || run.replace {
+        return Ok(own);
+    }
+    if !run.out.exists() {
+        bail!(
+            "--resume: the output directory {} does not exist: there is nothing to resume \
+             (leave out --resume to start)",
+            run.out.display()
+        );
+    }
+    if let Some(line) = question_of(&run.out)
+        && line != header
+        && !extends(&line)
+    {
+        let (theirs, ours) = (&line["question,".len()..], &header["question,".len()..]);
+        let (a, b) = differing_words(theirs, ours);
+        bail!(
+            "--resume: {} holds another question, \"{theirs}\", not this run's \"{ours}\" \
+             (it has {a} where this run has {b}): resume it with its own question \
+             (its metadata.csv has the commands), or with a larger --max-period or \
+             --max-rounds, which keeps its periods; or pass --replace",
+            run.out.display()
+        );
+    }
+    Ok(own)
+}
+
+/// The words where `a` and `b` differ: what lies between their common first and last words.
+fn differing_words(a: &str, b: &str) -> (String, String) {
+    let (x, y): (Vec<&str>, Vec<&str>) = (a.split(' ').collect(), b.split(' ').collect());
+    let head = x.iter().zip(&y).take_while(|(p, q)| p == q).count();
+    let most = x.len().min(y.len()) - head;
+    let tail = x.iter().rev().zip(y.iter().rev()).take(most).take_while(|(p, q)| p == q).count();
+    let middle = |w: &[&str]| {
+        let m = w[head..w.len() - tail].join(" ");
+        if m.is_empty() { "nothing".to_string() } else { format!("\"{m}\"") }
+    };
+    (middle(&x), middle(&y))
 }
 
 pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
@@ -298,8 +349,13 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         }
     }
     let restricted = restriction(args.max_ties, args.max_hand);
-    let header = header(deck, args.method, args.deals, counted, first, last, &restricted);
-    let own = |dir: &Path| holds_question(dir, &header);
+    let question_line =
+        |last: u32| header(deck, args.method, args.deals, counted, first, last, &restricted);
+    let header = question_line(last);
+    // A run of periods 1 to a smaller bound is continued by a larger one: its periods are
+    // this question's too.
+    let extends = |line: &str| first == 1 && (1..last).any(|n| line == question_line(n));
+    let own = check_resumable(&args.run, &header, &extends)?;
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
     let methods = Methods::both(args.method);
 
@@ -369,6 +425,13 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             );
         }
     }
+    // Every period and part kept was solved for this question's formula: its size, rebuilt,
+    // is the one its row gives (a row taken from another question's files, or a question
+    // line edited, is refused).
+    if args.run.resume {
+        let kept = Kept { rows: &rows, parts: &parts, known: &known, first, last, counted };
+        kept.check_formulas(&args.run.out, &question, args.threads.unwrap_or(0))?;
+    }
     // Nothing left to solve (every period decided, the search stopped at its loop before, or
     // the first period not decided is undecided at this time limit already): the files stay
     // as they are, their command and solver lines those of the runs that decided them, and
@@ -434,7 +497,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         write(&args, &header, &rows, &parts, &known)?;
     }
     let stopped_at = stopped_at.map(|p| (p, settings.stop.load(Ordering::Relaxed)));
-    println!("{}", conclusion(&rows, counted, first, last, args.all, stopped_at, &restricted));
+    println!("{}", conclusion(&rows, &args, first, last, stopped_at, &restricted));
     Ok(RunArgs::exit_code(&settings))
 }
 
@@ -593,6 +656,119 @@ impl SplitRun<'_> {
             q.parts().len()
         );
         Ok(verdict)
+    }
+}
+
+/// What a resumed run keeps of its files: the rows of instances.csv and parts.csv, the loops.
+struct Kept<'a> {
+    rows: &'a [(u32, String, String)],
+    parts: &'a [PartRow],
+    known: &'a [Found],
+    first: u32,
+    last: u32,
+    counted: Counted,
+}
+
+impl Kept<'_> {
+    /// The loops blocked in the final formula of period `p` (of its part of smallest hand
+    /// `hand`): those whose period divides `p`, blocked before the solver started (with
+    /// --max-period, the loops of smaller periods, in every part) or found by it.
+    fn blocked(&self, p: u32, hand: Option<u32>) -> Vec<&Found> {
+        let divides = |f: &&Found| u64::from(p) % self.counted.of(f) == 0;
+        let before = |f: &Found| self.first != self.last && self.counted.of(f) < u64::from(p);
+        self.known
+            .iter()
+            .filter(divides)
+            .filter(|f| hand.is_none_or(|l| before(f) || part_of(f) == l))
+            .collect()
+    }
+
+    /// Checks that each period and part kept with a formula of its own (a `cnf_sha256`) was
+    /// solved for `question`'s: the variables and clauses of the formula rebuilt with its
+    /// loops blocked ([`bataille_sat::formula_size`]) are those of its row. The formulas are
+    /// built on `threads` threads (0: one per core).
+    fn check_formulas(
+        &self,
+        out: &Path,
+        question: &(dyn Fn(u32) -> Question + Sync),
+        threads: usize,
+    ) -> Result<()> {
+        // (file, what, question, row's vars and clauses, loops blocked)
+        type Job<'b> = (&'static str, String, Question, [&'b str; 2], Vec<&'b Found>);
+        let mut jobs: Vec<Job<'_>> = Vec::new();
+        let sha = INSTANCES_HEADER.split(',').position(|c| c == "cnf_sha256").expect("a column");
+        for (p, _, line) in self.rows {
+            let f: Vec<&str> = line.split(',').collect();
+            if f.get(sha + 1).is_some_and(|h| !h.is_empty()) {
+                let what = label(self.counted, *p);
+                jobs.push((
+                    "instances.csv",
+                    what,
+                    question(*p),
+                    [f[4], f[5]],
+                    self.blocked(*p, None),
+                ));
+            }
+        }
+        for r in self.parts {
+            let f: Vec<&str> = r.line.split(',').collect();
+            if f.get(sha + 2).is_some_and(|h| !h.is_empty()) {
+                let what =
+                    format!("{}, smallest hand {}", label(self.counted, r.period), r.first_hand);
+                let q = Question { first_hand: Some(r.first_hand), ..question(r.period) };
+                jobs.push((
+                    "parts.csv",
+                    what,
+                    q,
+                    [f[5], f[6]],
+                    self.blocked(r.period, Some(r.first_hand)),
+                ));
+            }
+        }
+        let threads = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            threads
+        };
+        let next = AtomicU64::new(0);
+        let errors: Mutex<Vec<(usize, anyhow::Error)>> = Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(jobs.len()) {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                        let Some((file, what, q, [vars, clauses], loops)) = jobs.get(i) else {
+                            break;
+                        };
+                        let error = match bataille_sat::formula_size(q, loops) {
+                            Err(e) => Some(anyhow::Error::from(e)),
+                            Ok((v, c))
+                                if (v.to_string(), c.to_string())
+                                    == (vars.to_string(), clauses.to_string()) =>
+                            {
+                                None
+                            }
+                            Ok((v, c)) => Some(anyhow::anyhow!(
+                                "--resume: {}: {what} was solved for a formula of {vars} \
+                                 variables and {clauses} clauses, where this question's has {v} \
+                                 and {c}: the row is another question's (start again with \
+                                 --replace)",
+                                out.join(file).display()
+                            )),
+                        };
+                        if let Some(e) = error {
+                            errors.lock().unwrap_or_else(PoisonError::into_inner).push((i, e));
+                        }
+                    }
+                });
+            }
+        });
+        let mut errors = errors.into_inner().unwrap_or_else(PoisonError::into_inner);
+        errors.sort_by_key(|e| e.0);
+        match errors.into_iter().next() {
+            Some((_, e)) => Err(e),
+            None => Ok(()),
+        }
     }
 }
 
@@ -779,26 +955,40 @@ fn report(inst: &Instance, part: Option<u32>) {
             println!("{p}: a loop found ({size}; {:.2} s)", inst.solve_seconds)
         }
         (Verdict::Stopped, _) => println!(
-            "{p}: stopped after {:.1} s in the solver ({size}): nothing is claimed (--resume \
-             solves it again)",
-            inst.solve_seconds
+            "{p}: stopped after {:.1} s in the solver ({size}; {}): nothing is claimed \
+             (--resume solves it again)",
+            inst.solve_seconds,
+            outside_the_limit(inst.build_seconds, inst.load_seconds)
         ),
         _ => println!(
-            "{p}: UNDECIDED after {:.1} s in the solver ({size}): nothing is claimed",
-            inst.solve_seconds
+            "{p}: UNDECIDED after {:.1} s in the solver ({size}; {}): nothing is claimed",
+            inst.solve_seconds,
+            outside_the_limit(inst.build_seconds, inst.load_seconds)
         ),
     }
 }
 
+/// What a period took outside its solver calls, which the time limit does not count.
+pub(crate) fn outside_the_limit(build: f64, load: f64) -> String {
+    format!(
+        "and outside the time limit, {build:.1} s building the formula and {load:.1} s \
+         loading it into the solver and between calls"
+    )
+}
+
 fn conclusion(
     rows: &[(u32, String, String)],
-    counted: Counted,
+    args: &SolveArgs,
     first: u32,
     last: u32,
-    all: bool,
     stopped: Option<(u32, bool)>,
     restricted: &str,
 ) -> String {
+    let (counted, all) = (args.counted(), args.all);
+    // A question of deals asks of loops through a deal (a deal lies on the loop: a loop
+    // that a deal only leads into is not asked of), and of deals.
+    let (reached, position) =
+        if args.deals { (" through a deal", "deal") } else { ("", "position") };
     let complete_to =
         (first..=last).take_while(|p| rows.iter().any(|r| r.0 == *p && r.1 == "complete")).last();
     let mut s = String::new();
@@ -810,13 +1000,13 @@ fn conclusion(
             };
             let _ = write!(
                 s,
-                "certified: every loop{restricted} {which} is listed in cycles.csv (each period's proof checked)"
+                "certified: every loop{reached}{restricted} {which} is listed in cycles.csv (each period's proof checked)"
             );
         }
         Some(p) => {
             let _ = write!(
                 s,
-                "certified: every position that comes back after {p} {}{restricted} lies on a loop listed in cycles.csv",
+                "certified: every {position} that comes back after {p} {}{restricted} lies on a loop listed in cycles.csv",
                 counted.unit()
             );
         }

@@ -11,6 +11,7 @@ mod experiment;
 mod explore;
 mod faults;
 mod hostile;
+mod hostile3;
 mod hunt;
 mod old_files;
 mod records;

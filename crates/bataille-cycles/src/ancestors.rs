@@ -14,8 +14,9 @@
 //! reported when they cut it ([`Tree::walked`]).
 
 use std::cmp::Ordering;
+use std::sync::atomic::AtomicBool;
 
-use bataille_engine::backward::{Ancestor, Bounds, Roots, Walked, walk_ancestors};
+use bataille_engine::backward::{Ancestor, Bounds, Roots, Walked, walk_ancestors_until};
 use bataille_engine::{
     Card, CycleId, Limits, Methods, NoRandom, Outcome, Position, loop_positions, play,
 };
@@ -139,16 +140,19 @@ pub fn tree(
     bounds: Bounds,
     keep: Keep,
 ) -> Result<Tree, AncestorsError> {
-    tree_watched(start, methods, bounds, keep, &mut |_| {})
+    tree_watched(start, methods, bounds, keep, &AtomicBool::new(false), &mut |_| {})
 }
 
 /// [`tree`], telling `watch` the ancestors visited so far every
-/// [`bataille_engine::backward::WATCH_EVERY`] of them (for a progress display).
+/// [`bataille_engine::backward::WATCH_EVERY`] of them (for a progress display), and ending
+/// early once `stop` is set (`walked.stopped`: the counts are then those of the ancestors
+/// visited before).
 pub fn tree_watched(
     start: &Position,
     methods: Methods,
     bounds: Bounds,
     keep: Keep,
+    stop: &AtomicBool,
     watch: &mut dyn FnMut(u64),
 ) -> Result<Tree, AncestorsError> {
     if !methods.is_deterministic() {
@@ -214,7 +218,7 @@ pub fn tree_watched(
     }
     t.deepest.clear();
     let mut seen = 0u64;
-    t.walked = walk_ancestors(roots, methods, bounds, &mut |a| {
+    t.walked = walk_ancestors_until(roots, methods, bounds, stop, &mut |a| {
         seen += 1;
         if seen.is_multiple_of(bataille_engine::backward::WATCH_EVERY) {
             watch(seen);

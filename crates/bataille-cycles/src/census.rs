@@ -49,7 +49,7 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use bataille_engine::{
-    Card, DeckSpec, Game, Method, Methods, NoRandom, Player, Position, TrickResult,
+    Card, DeckSpec, Game, Method, Methods, NoRandom, Player, Position, TrickResult, loop_positions,
 };
 use bataille_search::Shard;
 use bataille_search::pool::Pool;
@@ -174,6 +174,24 @@ impl Found {
     /// The canonical position.
     pub fn position(&self) -> Position {
         Position::new(self.first.clone(), self.second.clone()).expect("a census position")
+    }
+
+    /// The census's record of the loop that `position` lies on under `methods` (the census of
+    /// its deck lists it as this, from its canonical position, or from its mirror's with
+    /// symmetric stacking), or `None` if the game from `position` does not reach a loop.
+    ///
+    /// # Panics
+    ///
+    /// If a method is random.
+    pub fn of_loop(position: &Position, methods: Methods) -> Option<Found> {
+        let positions = loop_positions(position, methods)?;
+        let mut w = Walker::new();
+        let mirrors = positions.iter().map(Position::swapped);
+        positions
+            .iter()
+            .cloned()
+            .chain(mirrors)
+            .find_map(|p| w.walk(p.first(), p.second(), methods).1)
     }
 }
 

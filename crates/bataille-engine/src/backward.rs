@@ -15,6 +15,7 @@
 //! post-processing a few long games, not for searches over billions of deals.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::method::{Method, Methods};
 use crate::position::{Player, Position};
@@ -318,14 +319,22 @@ pub struct Walked {
     pub depth_cut: bool,
     /// A trick with more ties than the bound was left out somewhere.
     pub ties_cut: bool,
+    /// A stop request ended the walk before its bounds did.
+    pub stopped: bool,
 }
 
 impl Walked {
-    /// Whether every ancestor was visited: no bound left any out.
+    /// Whether every ancestor was visited: no bound or stop request left any out.
     pub fn complete(&self) -> bool {
-        !self.budget_hit && !self.depth_cut && !self.ties_cut
+        !self.budget_hit && !self.depth_cut && !self.ties_cut && !self.stopped
     }
 }
+
+/// Ancestors visited between two looks at a stop request (a few milliseconds of walking).
+const STOP_POLL: u64 = 1 << 12;
+
+/// A stop request never made: the walks that take none.
+static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// An ancestor met by [`walk_ancestors`].
 #[derive(Debug, Clone, Copy)]
@@ -370,6 +379,23 @@ pub fn walk_ancestors(
     bounds: Bounds,
     visit: &mut dyn FnMut(&Ancestor<'_>),
 ) -> Walked {
+    walk_ancestors_until(roots, methods, bounds, &NEVER, visit)
+}
+
+/// [`walk_ancestors`], ending early (with [`Walked::stopped`]) once `stop` is set: it is
+/// looked at every few thousand ancestors, so a walk stops within milliseconds of the request.
+/// The ancestors visited before the stop are those a walk with a budget of as many would visit.
+///
+/// # Panics
+///
+/// As [`walk_ancestors`].
+pub fn walk_ancestors_until(
+    roots: Roots<'_>,
+    methods: Methods,
+    bounds: Bounds,
+    stop: &AtomicBool,
+    visit: &mut dyn FnMut(&Ancestor<'_>),
+) -> Walked {
     let (positions, on_loop) = match roots {
         Roots::Position(p) => (std::slice::from_ref(p), false),
         Roots::Cycle(c) => (c, true),
@@ -383,6 +409,7 @@ pub fn walk_ancestors(
         walked: Walked::default(),
         methods,
         bounds,
+        stop,
     };
     let mut node = vec![0; walk.entry];
     for (i, root) in positions.iter().enumerate() {
@@ -411,7 +438,7 @@ pub fn walk_ancestors(
 const HEADER: usize = 18;
 
 /// The state of [`walk_ancestors`].
-struct Walk {
+struct Walk<'s> {
     unplay: Unplay,
     /// Pending ancestors, each [`HEADER`] bytes then the cards of both hands.
     stack: Vec<u8>,
@@ -419,9 +446,10 @@ struct Walk {
     walked: Walked,
     methods: Methods,
     bounds: Bounds,
+    stop: &'s AtomicBool,
 }
 
-impl Walk {
+impl Walk<'_> {
     /// Visits the predecessors of `first / second` (but `skip`) and queues them.
     fn expand(
         &mut self,
@@ -432,7 +460,7 @@ impl Walk {
         skip: Option<&Position>,
         visit: &mut dyn FnMut(&Ancestor<'_>),
     ) -> ControlFlow<()> {
-        let Walk { unplay, stack, walked, methods, bounds, .. } = self;
+        let Walk { unplay, stack, walked, methods, bounds, stop, .. } = self;
         if tricks == bounds.max_depth {
             // At the depth bound: not expanded, but does the bound hide anything?
             let mut any = false;
@@ -449,6 +477,10 @@ impl Walk {
             }
             if walked.visited == bounds.budget {
                 walked.budget_hit = true;
+                return ControlFlow::Break(());
+            }
+            if walked.visited.is_multiple_of(STOP_POLL) && stop.load(Ordering::Relaxed) {
+                walked.stopped = true;
                 return ControlFlow::Break(());
             }
             walked.visited += 1;
@@ -478,11 +510,14 @@ pub struct Extension {
     pub visited: u64,
     /// Ancestors that are deals.
     pub deals: u64,
-    /// Whether the whole tree was searched (otherwise the budget stopped it).
+    /// Whether the whole tree was searched (otherwise the budget or a stop request stopped
+    /// it).
     pub complete: bool,
     /// Whether tricks of more than `max_ties` ties were left out: "the whole tree" is then the
     /// tree within that bound.
     pub ties_cut: bool,
+    /// Whether a stop request ended the search (what it found so far is kept).
+    pub stopped: bool,
 }
 
 /// Searches the ancestors of `start` (depth first, at most `budget` positions, tricks of at
@@ -499,11 +534,12 @@ pub struct Extension {
 ///
 /// If a method is random.
 pub fn extend(start: &Position, methods: Methods, max_ties: usize, budget: u64) -> Extension {
-    extend_watched(start, methods, max_ties, budget, &mut |_| {})
+    extend_watched(start, methods, max_ties, budget, &NEVER, &mut |_| {})
 }
 
 /// [`extend`], telling `watch` the ancestors visited so far every [`WATCH_EVERY`] of them (for
-/// a progress display).
+/// a progress display), and ending early once `stop` is set ([`Extension::stopped`]; the best
+/// deals met before are kept).
 ///
 /// # Panics
 ///
@@ -513,6 +549,7 @@ pub fn extend_watched(
     methods: Methods,
     max_ties: usize,
     budget: u64,
+    stop: &AtomicBool,
     watch: &mut dyn FnMut(u64),
 ) -> Extension {
     let half = start.cards() / 2;
@@ -523,10 +560,11 @@ pub fn extend_watched(
         deals: 0,
         complete: true,
         ties_cut: false,
+        stopped: false,
     };
     let bounds = Bounds { max_depth: u64::MAX, max_ties, budget };
     let mut seen = 0u64;
-    let walked = walk_ancestors(Roots::Position(start), methods, bounds, &mut |a| {
+    let walked = walk_ancestors_until(Roots::Position(start), methods, bounds, stop, &mut |a| {
         seen += 1;
         if seen.is_multiple_of(WATCH_EVERY) {
             watch(seen);
@@ -539,8 +577,9 @@ pub fn extend_watched(
         }
     });
     result.visited = walked.visited;
-    result.complete = !walked.budget_hit;
+    result.complete = !walked.budget_hit && !walked.stopped;
     result.ties_cut = walked.ties_cut;
+    result.stopped = walked.stopped;
     result
 }
 
@@ -557,10 +596,14 @@ pub struct GameExtension {
     pub positions: u64,
     /// Ancestors visited in all.
     pub visited: u64,
-    /// Whether every search covered its whole tree (otherwise a budget stopped one).
+    /// Whether every search covered its whole tree (otherwise a budget or a stop request
+    /// stopped one).
     pub complete: bool,
     /// Whether tricks of more than `max_ties` ties were left out somewhere.
     pub ties_cut: bool,
+    /// Whether a stop request ended the search before the end of the game (the best deals met
+    /// before are kept).
+    pub stopped: bool,
 }
 
 /// Extends a whole game, not only its deal: the game from `start` (which must end) passes
@@ -569,7 +612,8 @@ pub struct GameExtension {
 /// game (the start, then every `every`-th trick) is searched backwards, each within `budget`
 /// ancestors and tricks of at most `max_ties` ties, and the deal whose game is longest (by
 /// tricks, and by cards) is kept, among ties the smallest in [`Position::canonical_cmp`].
-/// `watch` is told the positions searched so far after each.
+/// `watch` is told the positions searched so far after each. Once `stop` is set, the search
+/// ends within milliseconds ([`GameExtension::stopped`]), keeping the best deals met before.
 ///
 /// # Panics
 ///
@@ -580,6 +624,7 @@ pub fn extend_game(
     max_ties: usize,
     budget: u64,
     every: u64,
+    stop: &AtomicBool,
     watch: &mut dyn FnMut(u64),
 ) -> GameExtension {
     assert!(every > 0, "every must be at least 1");
@@ -593,17 +638,19 @@ pub fn extend_game(
         visited: 0,
         complete: true,
         ties_cut: false,
+        stopped: false,
     };
     let mut g = crate::Game::new(start);
     let (mut t, mut c) = (0u64, 0u64);
     loop {
         if t % every == 0 {
             let p = g.to_position();
-            let e = extend(&p, methods, max_ties, budget);
+            let e = extend_watched(&p, methods, max_ties, budget, stop, &mut |_| {});
             result.positions += 1;
             result.visited += e.visited;
             result.complete &= e.complete;
             result.ties_cut |= e.ties_cut;
+            result.stopped |= e.stopped;
             for (found, by_cards) in [(&e.by_tricks, false), (&e.by_cards, true)] {
                 if let Some((deal, d, dc)) = found {
                     let (tricks, cards) = (length - t + d, length_cards - c + dc);
@@ -612,6 +659,9 @@ pub fn extend_game(
                 }
             }
             watch(result.positions);
+            if result.stopped {
+                break;
+            }
         }
         if g.ending().is_some() {
             break;
@@ -916,7 +966,7 @@ mod tests {
         }
         let methods = Methods::both(Method::Natural);
         for (start, length, _, positions) in games.iter().step_by(37) {
-            let e = extend_game(start, methods, MAX_CARDS, u64::MAX, 1, &mut |_| {});
+            let e = extend_game(start, methods, MAX_CARDS, u64::MAX, 1, &NEVER, &mut |_| {});
             assert!(e.complete);
             let set: std::collections::HashSet<&Position> = positions.iter().collect();
             let best = games
@@ -958,5 +1008,43 @@ mod tests {
         let all =
             walk_ancestors(Roots::Position(&deal), natural, Bounds::budget(u64::MAX), &mut |_| {});
         assert_eq!(walked.depth_cut, all.visited > walked.visited, "{walked:?} {all:?}");
+    }
+
+    #[test]
+    fn a_stop_request_ends_a_walk_at_its_next_poll() {
+        // 7! = 5040 tie orders: more than one poll's worth of ancestors.
+        let p: Position =
+            "[10] / [9, 8, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1]".parse().unwrap();
+        let optimized = Methods::both(Method::Optimized);
+        let stop = AtomicBool::new(false);
+        let mut seen = Vec::new();
+        let walked = walk_ancestors_until(
+            Roots::Position(&p),
+            optimized,
+            Bounds::budget(u64::MAX),
+            &stop,
+            &mut |a| {
+                seen.push(Position::new(a.first.to_vec(), a.second.to_vec()).unwrap());
+                if seen.len() == 100 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            },
+        );
+        assert!(walked.stopped && !walked.budget_hit && !walked.complete(), "{walked:?}");
+        assert_eq!(walked.visited, STOP_POLL, "the first poll after the request");
+        // What it visited is what a budget of as many visits, in the same order.
+        let mut again = Vec::new();
+        let budget = Bounds::budget(walked.visited);
+        walk_ancestors(Roots::Position(&p), optimized, budget, &mut |a| {
+            again.push(Position::new(a.first.to_vec(), a.second.to_vec()).unwrap());
+        });
+        assert_eq!(seen, again);
+        // The extensions keep what they found before the stop, and say they were stopped.
+        let e = extend_watched(&p, optimized, MAX_CARDS, u64::MAX, &stop, &mut |_| {});
+        assert!(e.stopped && !e.complete && e.visited == 0);
+        let deal: Position = "[2, 1, 3, 3] / [1, 2, 3, 1]".parse().unwrap();
+        let natural = Methods::both(Method::Natural);
+        let g = extend_game(&deal, natural, MAX_CARDS, u64::MAX, 1, &stop, &mut |_| {});
+        assert!(g.stopped && !g.complete && g.positions == 1);
     }
 }

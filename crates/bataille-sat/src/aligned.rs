@@ -32,6 +32,8 @@
 //! of an aligned cycle of exactly R rounds, or the run fails. Models are blocked one by one with
 //! an incremental solver; the final formula is solved once more for its proof.
 
+use std::time::Instant;
+
 use bataille_cycles::blocks::{self, BlockCycle};
 use bataille_engine::{Card, Position};
 
@@ -528,7 +530,9 @@ pub fn solve_aligned(
     q: &AlignedQuestion,
     settings: &Settings,
 ) -> Result<AlignedInstance, SolveError> {
+    let built = Instant::now();
     let mut enc = AlignedEncoding::new(q)?;
+    let build_seconds = built.elapsed().as_secs_f64();
     let mut cnf = std::mem::take(&mut enc.cnf);
     let mut found = Vec::new();
     let run = drive(&mut cnf, &aligned_stem(q), settings, Fresh::AtTheEnd, |value, cnf| {
@@ -559,5 +563,20 @@ pub fn solve_aligned(
         found.push(cycle);
         Ok(false)
     })?;
-    Ok(AlignedInstance::new(*q, &cnf, run, found))
+    Ok(AlignedInstance { build_seconds, ..AlignedInstance::new(*q, &cnf, run, found) })
+}
+
+/// The variables and clauses of the final formula of a period solved by [`solve_aligned`],
+/// rebuilt without a solver: `q`'s formula with each of `found` (the canonical positions of
+/// the cycles of rounds it found, in any order) blocked. See [`crate::solve::formula_size`].
+pub fn aligned_formula_size(
+    q: &AlignedQuestion,
+    found: &[Position],
+) -> Result<(u32, usize), AlignedError> {
+    let mut enc = AlignedEncoding::new(q)?;
+    for p in found {
+        let clause = enc.block(p);
+        enc.cnf.add(&clause);
+    }
+    Ok((enc.cnf.vars(), enc.cnf.len()))
 }

@@ -21,12 +21,13 @@ pub mod solve;
 mod stream;
 
 pub use aligned::{
-    AlignedEncoding, AlignedError, AlignedInstance, AlignedQuestion, aligned_stem, solve_aligned,
+    AlignedEncoding, AlignedError, AlignedInstance, AlignedQuestion, aligned_formula_size,
+    aligned_stem, solve_aligned,
 };
 pub use encode::{Counted, Encoding, Question, QuestionError};
 pub use solve::{
-    Certificate, Config, Found, Instance, Settings, SolveError, Solved, Verdict, solve,
-    solver_version,
+    Certificate, Config, Found, Instance, Settings, SolveError, Solved, Verdict, formula_size,
+    solve, solver_version,
 };
 
 #[cfg(test)]

@@ -86,8 +86,15 @@ pub struct Solved<Q, F> {
     pub found: Vec<F>,
     /// Solver calls.
     pub calls: u32,
-    /// Seconds in the solver, all calls.
+    /// Seconds in the solver, all calls: what the time limit counts.
     pub solve_seconds: f64,
+    /// Seconds spent building the formula (and its blocking clauses), before the solver is
+    /// given it: not counted by the time limit.
+    pub build_seconds: f64,
+    /// Seconds spent outside the solver's calls while the period was solved: loading the
+    /// formula into the solver (once per call with a fresh solver), replaying and blocking
+    /// the loops found. Not counted by the time limit.
+    pub load_seconds: f64,
     /// The certificate, for [`Verdict::Complete`].
     pub certificate: Option<Certificate>,
     /// The solver and its configuration ([`Config::solver`]).
@@ -109,6 +116,8 @@ impl<Q, F> Solved<Q, F> {
             found,
             calls: run.calls,
             solve_seconds: run.solve_seconds,
+            build_seconds: 0.0,
+            load_seconds: run.load_seconds,
             certificate: run.certificate,
             solver: run.solver,
         }
@@ -153,7 +162,9 @@ pub const PART: &str = "part";
 pub struct Settings {
     /// Enumerate every loop (otherwise stop at the first of period exactly P).
     pub all: bool,
-    /// Time limit of the instance (all its solver calls).
+    /// Time limit of the instance: the seconds of all its solver calls together (building the
+    /// formula, loading it into the solver and the work between calls are not counted, so a
+    /// period undecided at the limit spent the whole limit in the solver).
     pub time_limit: Option<Duration>,
     /// Set to stop the solver as soon as possible (Ctrl-C).
     pub stop: &'static AtomicBool,
@@ -230,14 +241,18 @@ pub fn solver_version() -> String {
     CaDiCal::signature()
 }
 
-/// Polled by CaDiCaL while it searches: stops it at the deadline or on request, and tells the
-/// progress function how the period goes.
+/// Polled by CaDiCaL while it searches: stops it once the period's solver time reaches the
+/// limit, or on request, and tells the progress function how the period goes.
 struct Clock {
     stop: &'static AtomicBool,
-    deadline: Option<Instant>,
+    limit: Option<Duration>,
     progress: Option<fn(u32, f64)>,
     /// Solver calls of the period so far, the running one included.
     calls: Rc<Cell<u32>>,
+    /// Solver time of the calls before the running one.
+    spent: Rc<Cell<Duration>>,
+    /// When the running call began.
+    call_started: Rc<Cell<Instant>>,
     started: Instant,
 }
 
@@ -246,7 +261,8 @@ impl Terminator for Clock {
         if let Some(progress) = self.progress {
             progress(self.calls.get(), self.started.elapsed().as_secs_f64());
         }
-        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+        let used = || self.spent.get() + self.call_started.get().elapsed();
+        self.stop.load(Ordering::Relaxed) || self.limit.is_some_and(|l| used() >= l)
     }
 }
 
@@ -284,6 +300,7 @@ pub(crate) struct Run {
     pub verdict: Verdict,
     pub calls: u32,
     pub solve_seconds: f64,
+    pub load_seconds: f64,
     pub cnf_sha256: String,
     pub certificate: Option<Certificate>,
     pub solver: String,
@@ -305,13 +322,16 @@ pub(crate) fn drive(
     mut on_model: impl FnMut(&mut dyn FnMut(Lit) -> bool, &mut Cnf) -> Result<bool, SolveError>,
 ) -> Result<Run, SolveError> {
     let started = Instant::now();
-    let deadline = settings.time_limit.map(|t| started + t);
     let seen = Rc::new(Cell::new(0));
+    let spent = Rc::new(Cell::new(Duration::ZERO));
+    let call_started = Rc::new(Cell::new(started));
     let clock = || Clock {
         stop: settings.stop,
-        deadline,
+        limit: settings.time_limit,
         progress: settings.progress,
         calls: Rc::clone(&seen),
+        spent: Rc::clone(&spent),
+        call_started: Rc::clone(&call_started),
         started,
     };
     // Written under a `.part` name, renamed when kept: a run killed on the way leaves no file
@@ -334,12 +354,12 @@ pub(crate) fn drive(
         Ok(s)
     };
     let mut calls = 0;
-    let mut solve_seconds = 0.0;
     let mut timed = |s: &mut CaDiCal| {
         seen.set(calls + 1);
         let t = Instant::now();
+        call_started.set(t);
         let status = s.solve();
-        solve_seconds += t.elapsed().as_secs_f64();
+        spent.set(spent.get() + t.elapsed());
         calls += 1;
         status
     };
@@ -421,6 +441,8 @@ pub(crate) fn drive(
         Verdict::Undecided if settings.stop.load(Ordering::Relaxed) => Verdict::Stopped,
         v => v,
     };
+    let solve_seconds = spent.get().as_secs_f64();
+    let load_seconds = (started.elapsed().as_secs_f64() - solve_seconds).max(0.0);
     write_cnf(cnf, &cnf_path)?;
     let cnf_sha256 = sha256(&cnf_path)?;
     let certificate = match verdict {
@@ -450,6 +472,7 @@ pub(crate) fn drive(
         verdict,
         calls,
         solve_seconds,
+        load_seconds,
         cnf_sha256,
         certificate,
         solver: settings.config.solver(),
@@ -468,6 +491,7 @@ fn add_clauses<'a>(s: &mut CaDiCal, clauses: impl Iterator<Item = &'a [Lit]>) {
 /// Solves period `q.period`. `known` loops whose period divides it are blocked first (they
 /// come back after P tricks too, and are not news).
 pub fn solve(q: &Question, known: &[Found], settings: &Settings) -> Result<Instance, SolveError> {
+    let built = Instant::now();
     let mut enc = Encoding::new(q)?;
     let methods = Methods::both(q.method);
     for f in known.iter().filter(|f| u64::from(q.period) % q.counted.of(f) == 0) {
@@ -476,6 +500,7 @@ pub fn solve(q: &Question, known: &[Found], settings: &Settings) -> Result<Insta
             enc.cnf.add(&clause);
         }
     }
+    let build_seconds = built.elapsed().as_secs_f64();
     let mut found = Vec::new();
     let mut cnf = std::mem::take(&mut enc.cnf);
     // Few loops per period: a fresh solver for every call, so that every call could give the
@@ -490,7 +515,22 @@ pub fn solve(q: &Question, known: &[Found], settings: &Settings) -> Result<Insta
         found.push(f);
         Ok(exact && !settings.all)
     })?;
-    Ok(Instance::new(*q, &cnf, run, found))
+    Ok(Instance { build_seconds, ..Instance::new(*q, &cnf, run, found) })
+}
+
+/// The variables and clauses of the final formula of a period solved by [`solve`], rebuilt
+/// without a solver: `q`'s formula with every position of `loops` blocked (the loops blocked
+/// before the solver started and those it found, in any order: the counts do not depend on
+/// it). `--resume` compares it with what a file says a period was solved for, so that a row
+/// is never taken for another question's (a fingerprint of the formula, not a proof: see
+/// docs/guarantees.md).
+pub fn formula_size(q: &Question, loops: &[&Found]) -> Result<(u32, usize), QuestionError> {
+    let mut enc = Encoding::new(q)?;
+    for p in loops.iter().flat_map(|f| &f.positions) {
+        let clause = enc.block(p);
+        enc.cnf.add(&clause);
+    }
+    Ok((enc.cnf.vars(), enc.cnf.len()))
 }
 /// Plays the solver's position: it must lie on a loop whose period divides P.
 fn replay(position: &Position, q: &Question, methods: Methods) -> Result<Found, SolveError> {

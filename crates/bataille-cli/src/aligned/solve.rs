@@ -76,9 +76,14 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         Some(c) => format!("values exactly {c} times"),
         None => format!("values at most {} times", args.max_mult),
     };
-    let header =
-        format!("question,{what} of {} cards ({times}) of {first} to {last} rounds", args.cards);
-    let own = |dir: &Path| crate::solve::holds_question(dir, &header);
+    let question_line = |last: u32| {
+        format!("question,{what} of {} cards ({times}) of {first} to {last} rounds", args.cards)
+    };
+    let header = question_line(last);
+    // A run of 1 to fewer rounds is continued by a larger bound: its periods are this
+    // question's too.
+    let extends = |line: &str| first == 1 && (1..last).any(|n| line == question_line(n));
+    let own = crate::solve::check_resumable(&args.run, &header, &extends)?;
     let _outputs = prepare_outputs(None, args.run.resume, &args.run.out, args.run.replace, &own)?;
     let (mut rows, mut found) =
         if args.run.resume { read_previous(&args, first, last)? } else { (Vec::new(), Vec::new()) };
@@ -89,6 +94,9 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     rows.retain(|r| !is_open(&r.1) || held.contains(&r.0));
     let decided: Vec<u32> = rows.iter().filter(|r| !is_open(&r.1)).map(|r| r.0).collect();
     found.retain(|c| rows.iter().any(|r| r.0 == c.period_rounds as u32));
+    if args.run.resume {
+        check_formulas(&args, &rows, &found)?;
+    }
     // Nothing left to solve (every period decided, or the first one not decided is undecided
     // at this time limit already): the files stay as they are, their command and solver lines
     // those of the runs that decided them, and the answer is said again.
@@ -341,6 +349,44 @@ fn read_previous(args: &SolveArgs, first: u32, last: u32) -> Result<(Vec<Row>, V
         }
     }
     Ok((rows, found))
+}
+
+/// Checks that each period kept was solved for this question's formula: the variables and
+/// clauses of the formula rebuilt with its cycles of rounds blocked
+/// ([`bataille_sat::aligned_formula_size`]) are those of its row (a row of another question's
+/// files, or a question line edited, is refused).
+fn check_formulas(args: &SolveArgs, rows: &[Row], found: &[BlockCycle]) -> Result<()> {
+    let sha = INSTANCES_HEADER.split(',').position(|c| c == "cnf_sha256").expect("a column");
+    for (rounds, _, line) in rows {
+        let f: Vec<&str> = line.split(',').collect();
+        if f.get(sha).is_none_or(|h| h.is_empty()) {
+            continue;
+        }
+        let q = AlignedQuestion {
+            cards: args.cards,
+            rounds: *rounds,
+            max_multiplicity: args.max_mult,
+            colours: args.colours,
+            prime: args.prime,
+        };
+        let mine: Vec<Position> = found
+            .iter()
+            .filter(|c| c.period_rounds == *rounds as usize)
+            .map(BlockCycle::position)
+            .collect();
+        let (v, c) = bataille_sat::aligned_formula_size(&q, &mine)?;
+        if (v.to_string().as_str(), c.to_string().as_str()) != (f[4], f[5]) {
+            bail!(
+                "--resume: {}: {rounds} rounds was solved for a formula of {} variables and {} \
+                 clauses, where this question's has {v} and {c}: the row is another \
+                 question's (start again with --replace)",
+                args.run.out.join("instances.csv").display(),
+                f[4],
+                f[5]
+            );
+        }
+    }
+    Ok(())
 }
 
 /// With nothing left to solve, the files are kept as they are and the run says every cycle is

@@ -397,6 +397,12 @@ pub(crate) fn prepare_outputs(
             fs::read_link(out).map(|p| p.display().to_string()).unwrap_or_default()
         );
     }
+    // Nothing is written inside a directory that another run holds (its checkpoint would be
+    // overwritten, its results mixed with ours).
+    check_not_held("the output directory", out, None)?;
+    if let Some(path) = checkpoint {
+        check_not_held("the checkpoint", path, Some(out))?;
+    }
     let created = (!out.exists()).then(|| out.to_path_buf());
     fs::create_dir_all(out)
         .with_context(|| format!("cannot create the output directory {}", out.display()))?;
@@ -419,6 +425,11 @@ pub(crate) fn prepare_file_output(
     resume: bool,
 ) -> Result<Outputs> {
     let mut outputs = Outputs { locks: Vec::new(), created: None };
+    for (what, path) in [("the output file", out), ("the checkpoint", checkpoint)] {
+        if let Some(path) = path {
+            check_not_held(what, path, None)?;
+        }
+    }
     if let Some(path) = out {
         if path.is_dir() {
             bail!("cannot write {}: it is a directory", path.display());
@@ -479,6 +490,40 @@ fn missing_dir(dir: &Path) -> String {
     } else {
         format!("the directory {} does not exist", dir.display())
     }
+}
+
+/// Refuses `path` (`what` names it) when it lies inside a directory that another bataille run
+/// holds: one whose lock file ([`LOCK_NAME`]) is locked by another process. The directories
+/// looked at are those above `path` (and `path` itself, for an output directory), but `mine`,
+/// this run's own output directory, which it locks itself.
+fn check_not_held(what: &str, path: &Path, mine: Option<&Path>) -> Result<()> {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf())
+    };
+    for dir in absolute.ancestors().skip(1) {
+        if mine.is_some_and(|m| same_dir(dir, m)) {
+            continue;
+        }
+        let lock = dir.join(LOCK_NAME);
+        let Ok(mut file) = fs::File::open(&lock) else { continue };
+        if try_lock(&file) {
+            // (Closing the file releases the lock at once.)
+            continue;
+        }
+        let mut pid = String::new();
+        let _ = std::io::Read::read_to_string(&mut file, &mut pid);
+        let pid = pid.trim();
+        let who = if pid.is_empty() { String::new() } else { format!(" (pid {pid})") };
+        bail!(
+            "{what} {} is inside {}, the output directory of another bataille run{who}: it \
+             would write over that run's files; choose a place outside it",
+            path.display(),
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// Whether `a` is the file `b`, or one written beside it (its temporary file, its lock).
