@@ -91,14 +91,14 @@ pub enum AlignedError {
     },
     /// The formula would be too large.
     #[error(
-        "{cards} cards and {rounds} rounds: about {clauses:.1e} clauses, more than {limit:.0e}"
+        "{cards} cards and {rounds} rounds: up to {clauses:.1e} clauses, more than {limit:.0e}"
     )]
     TooLarge {
         /// 2n.
         cards: usize,
         /// R.
         rounds: u32,
-        /// The estimate.
+        /// The bound on the clauses ([`AlignedQuestion::clause_bound`]).
         clauses: f64,
         /// [`MAX_CLAUSES`].
         limit: f64,
@@ -125,7 +125,7 @@ impl AlignedQuestion {
         {
             return Err(AlignedError::Colours { cards: self.cards, colours: c });
         }
-        let clauses = self.estimated_clauses();
+        let clauses = self.clause_bound();
         if clauses > MAX_CLAUSES {
             return Err(AlignedError::TooLarge {
                 cards: self.cards,
@@ -137,13 +137,55 @@ impl AlignedQuestion {
         Ok(())
     }
 
-    /// The formula's size, within a factor of about 2: per round, the transfer of each pair to
-    /// each slot (12 clauses per value) and the slot arithmetic; the order constraints.
-    pub fn estimated_clauses(&self) -> f64 {
-        let n = (self.cards / 2) as f64;
-        let m = self.cards as f64;
-        let r = f64::from(self.rounds);
-        r * (6.0 * n * n * m + n.powi(4) / 6.0 + 10.0 * n * m) + (2.0 * r + 1.0) * 8.0 * n * m
+    /// An upper bound on the clauses of the formula, counted from the encoder's loops as
+    /// [`crate::Question::clause_bound`] counts the trick formula's: per round, the outcomes,
+    /// the tricks' shapes, the pairs won so far, where each pair goes (one clause for each case)
+    /// and its transfer (12 clauses a value for each slot); the order and period constraints.
+    pub fn clause_bound(&self) -> f64 {
+        let n = self.cards / 2;
+        let h = n / 2;
+        let (nf, m) = (n as f64, self.cards as f64);
+        let rounds = f64::from(self.rounds);
+        let states = rounds * 2.0 * nf * (m - 2.0);
+        if n % 2 == 1 {
+            return 2.0 + states + 2.0;
+        }
+        // At most k of 2n literals, by a sequential counter.
+        let at_most = |k: usize| -> f64 {
+            match k {
+                _ if 2 * n <= k => 0.0,
+                0 => 4.0 * nf,
+                _ => 2.0 * nf * (1.0 + 2.0 * k as f64),
+            }
+        };
+        let multiset = match self.colours {
+            Some(c) => {
+                let values = (self.cards / c) as f64;
+                values * (6.0 * nf + at_most(c) + at_most(self.cards - c)) + 4.0 * nf
+            }
+            None => {
+                m * (6.0 * nf + at_most(self.max_multiplicity) + 2.0 * nf + 1.0 + 2.0 * nf) + 2.0
+            }
+        };
+        // Each hand a run of piles: every pair non-increasing, the first strictly.
+        let piles = rounds * 2.0 * ((nf / 2.0) * (m - 1.0) + (m - 1.0) + 3.0);
+        let outcomes = nf * (4.0 * m - 1.0) + 2.0;
+        let shapes = 2.0 * nf + 2.0 * (nf - 1.0) + 3.0 * nf * (nf - 1.0);
+        let counts = 11.0 * (nf * (nf - 1.0) / 2.0 + 2.0 * nf) + 2.0;
+        // For index i: each (pairs won before, ties before, distance to the end) and player.
+        let cases: usize = (0..n)
+            .map(|i| {
+                let owned = (0..=i).filter(|&a| a <= h && i - a <= h).count();
+                owned * (i + 1) * (n - i) * 2
+            })
+            .sum();
+        let transfer = nf * 6.0 * nf * (m - 1.0);
+        let cuts = 3.0 * (n.saturating_sub(1) / 2) as f64;
+        let round = outcomes + shapes + counts + cases as f64 + transfer + cuts;
+        let prime = if self.prime { 2.0 * (nf - 1.0) } else { 0.0 };
+        let lex = (2.0 * rounds - 1.0) * 2.0 * nf * (4.0 * m - 3.0);
+        let differ = primes(self.rounds).len() as f64 * (4.0 * nf * (m - 1.0) + 2.0);
+        2.0 + states + multiset + piles + rounds * round + prime + lex + differ
     }
 }
 

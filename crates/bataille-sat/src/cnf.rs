@@ -125,6 +125,19 @@ impl Cnf {
         row
     }
 
+    /// The clauses [`Cnf::at_least`] adds for `inputs` variables (no constant) and `max` ≥ 1:
+    /// 6 for each pair (input i, output j ≤ i) of its loop, less 3 for each j = 0 (no `and`)
+    /// and 1 for each j = i (`row[j]` is still false, so its `or` drops a clause).
+    pub fn at_least_clauses(inputs: f64, max: f64) -> f64 {
+        // Σ_i min(max, i + 1): a triangle, then full rows of `max`.
+        let cells = if inputs <= max {
+            inputs * (inputs + 1.0) / 2.0
+        } else {
+            max * (max + 1.0) / 2.0 + (inputs - max) * max
+        };
+        6.0 * cells - 3.0 * inputs - inputs.min(max)
+    }
+
     /// The number of variables.
     pub fn vars(&self) -> u32 {
         self.vars
@@ -194,5 +207,19 @@ mod tests {
             "p cnf 5 10\n1 2 0\n1 -2 0\n3 -4 0\n-5 3 0\n-5 4 0\n-3 -4 5 0\n3 2 0\n3 -2 0\n\
              -1 2 0\n-1 -2 0\n"
         );
+    }
+
+    #[test]
+    fn the_counters_clauses_are_counted_exactly() {
+        for inputs in 1..12 {
+            for max in 1..14 {
+                let mut f = Cnf::new();
+                let xs: Vec<Lit> = (0..inputs).map(|_| f.var()).collect();
+                let before = f.len();
+                f.at_least(&xs, max);
+                let counted = Cnf::at_least_clauses(inputs as f64, max as f64);
+                assert_eq!(counted, (f.len() - before) as f64, "{inputs} inputs, {max} outputs");
+            }
+        }
     }
 }

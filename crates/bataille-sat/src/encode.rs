@@ -130,7 +130,7 @@ pub enum QuestionError {
     TinyDeck(usize),
     /// The formula would be too large to build.
     #[error(
-        "C={c} V={v} with a period of {period} {unit} makes about {clauses:.1e} clauses, more \
+        "C={c} V={v} with a period of {period} {unit} makes up to {clauses:.1e} clauses, more \
          than the {limit:.0e} this command builds: choose a smaller period or deck"
     )]
     TooLarge { c: usize, v: usize, period: u32, unit: &'static str, clauses: f64, limit: f64 },
@@ -160,11 +160,11 @@ pub enum QuestionError {
     SplitWhere,
 }
 
-/// The largest formula built, in clauses as [`Question::estimated_clauses`] counts them. The
-/// formula and the solver take about 150 bytes a clause (measured: 3.65·10^7 clauses of
-/// `-c 1 -v 4 --period 100000`, 5.7 GB; 7.8·10^7 of `-c 2 -v 128 --period 1`, 11.7 GB), and
-/// the estimate may be less than half the true count (1.7·10^7 and 4.2·10^7 for those two),
-/// so a formula at the limit may take up to about 17 GB.
+/// The largest formula built, in clauses as [`Question::clause_bound`] and
+/// [`crate::AlignedQuestion::clause_bound`] count them: upper bounds, so no formula built has
+/// more. The formula and the solver take about 160 to 190 bytes a clause (measured: 3.65·10^7
+/// clauses of `-c 1 -v 4 --period 100000`, 5.7 GB; 1.09·10^7 of `-c 1 -v 128 --period 1`,
+/// 2.0 GB with its proof checked), so a formula at the limit takes up to about 10 GB.
 pub const MAX_CLAUSES: f64 = 5e7;
 
 impl Question {
@@ -200,7 +200,7 @@ impl Question {
                 return Err(QuestionError::FirstHand { given: l, most });
             }
         }
-        let clauses = self.estimated_clauses();
+        let clauses = self.clause_bound();
         if clauses > MAX_CLAUSES {
             return Err(QuestionError::TooLarge {
                 c: self.deck.colours(),
@@ -241,20 +241,59 @@ impl Question {
         self.max_ties.map_or(any, |t| any.min(t as usize + 1))
     }
 
-    /// A rough count of the clauses, to refuse absurd sizes before building anything.
-    pub fn estimated_clauses(&self) -> f64 {
+    /// An upper bound on the clauses of the formula, counted from the encoder's loops without
+    /// building anything (so an absurd size is refused at once). Each `add` counts the clauses
+    /// it writes (2 for a clause that may end as a unit), each `and` of k variables k + 1, each
+    /// unary counter [`Cnf::at_least_clauses`]. The tests hold it between the clauses built and
+    /// 1.5 times as many, on decks of 1 to 4 colours.
+    pub fn clause_bound(&self) -> f64 {
         if self.counted == Counted::Cards {
-            return crate::stream::estimated_clauses(self);
+            return crate::stream::clause_bound(self);
         }
-        let s = (self.deck.cards() - 1) as f64;
-        let r = self.max_reveals() as f64;
-        let v = self.deck.values() as f64;
-        let pile = match self.method {
-            Method::Optimized => 6.0 * v * (2.0 * r) * (2.0 * r) / 2.0,
-            _ => 4.0 * v * r * r,
+        let (slots, most) = (self.deck.cards() - 1, self.max_reveals());
+        let (c, v) = (self.deck.colours() as f64, self.deck.values() as f64);
+        let (s, r, p) = (slots as f64, most as f64, f64::from(self.period));
+        // Two hands of S slots, each ordered, occupied slots first, the first occupied.
+        let state = 2.0 * (s * (v - 1.0) + (s - 1.0) + 2.0);
+        // State 0 holds the deck: one counter of 2S inputs for each value.
+        let deck: f64 = (1..=self.deck.values())
+            .map(|above| Cnf::at_least_clauses(2.0 * s, c * above as f64 + 1.0) + 4.0)
+            .sum();
+        let symmetry = if self.deals {
+            // A first hand of one or two lengths: an `and` each, and their clause.
+            10.0
+        } else {
+            // The first trick won by the first player; no hand shorter than the first.
+            2.0 + (2.0 * p - 1.0) * s
         };
-        let per_trick = 4.0 * v * s * r + 2.0 * v * s * (2.0 * r + 1.0) + pile + 8.0 * v * r;
-        per_trick * f64::from(self.period)
+        // Each reveal: both cards there, the comparisons, the tie, the next reveal, the win.
+        let reveals = r * (4.0 + 2.0 * 3.0 * v + 2.0 * (v + 1.0) + 3.0 + 3.0 + 3.0);
+        // Who wins, and the trick's length (one-hot).
+        let outcome = (r + 1.0) + 3.0 * r;
+        let pile = match self.method {
+            // For each value, an `and` per revealed card and a counter of 2R inputs.
+            Method::Optimized => v * (2.0 * r * 3.0 + Cnf::at_least_clauses(2.0 * r, 2.0 * r)),
+            // 2R slots; for each trick length k + 1, the pair 6V, the k tied pairs 4V each, and
+            // the slots left empty.
+            _ => 2.0 * r * (v - 1.0) + 6.0 * v * r + 2.0 * v * r * (r - 1.0) + r * (r - 1.0),
+        };
+        // The hand without its first cards: 2V clauses for each slot and trick length where a
+        // card comes, V where the slot is emptied.
+        let shift: f64 = (0..most)
+            .map(|k| {
+                let filled = slots.saturating_sub(k + 1) as f64;
+                2.0 * v * filled + v * (s - filled)
+            })
+            .sum();
+        // The pile under the winner's hand of each length l: 2V per pile slot that fits, then
+        // the empty slot after it (V) or a clause for the first card with no room (1).
+        let placed: f64 =
+            (0..slots).map(|l| 2.0 * v * (2 * most).min(slots - l) as f64 + v + 1.0).sum();
+        // For each player: the hand's slots, the shift, its length (one-hot), the next hand
+        // equal to it (4V − 1 a slot), and the pile.
+        let hand = s * (v - 1.0) + shift + (3.0 * s - 1.0) + s * (4.0 * v - 1.0) + placed;
+        let trick = reveals + outcome + pile + 2.0 * hand;
+        2.0 + p * state + deck + symmetry + p * trick
     }
 }
 

@@ -107,19 +107,83 @@ pub(crate) struct Stream {
     cards: usize,
 }
 
-/// A rough count of the clauses of the stream formula.
-pub(crate) fn estimated_clauses(q: &Question) -> f64 {
+/// An upper bound on the clauses of the stream formula, counted from [`Stream::encode`]'s loops
+/// as [`Question::clause_bound`] counts the trick formula's. An odd K's formula stops after the
+/// deck; the bound counts it whole all the same, so that it grows with K.
+pub(crate) fn clause_bound(q: &Question) -> f64 {
     let n = q.deck.cards() as f64;
     let k = f64::from(q.period);
-    let v = q.deck.values() as f64;
+    let (c, v) = (q.deck.colours() as f64, q.deck.values() as f64);
     let r = q.max_reveals() as f64;
-    // The queue ends' windows: up to N + K values at each reveal.
-    let width = n + k;
-    let pile = match q.method {
-        Method::Optimized => 2.0 * r * (6.0 * v * 2.0 * r + width * 4.0 * v),
-        _ => width * (2.0 * r + 12.0 * v),
+    // The cards turned, ordered, and the first hand's length.
+    let cards = 2.0 * k * (v - 2.0).max(0.0) + (n - 2.0).max(0.0);
+    // The hands hold the deck: for each value above the lowest, 2(N − 1) `and`s and a counter.
+    let deck: f64 = (1..q.deck.values())
+        .map(|above| {
+            3.0 * 2.0 * (n - 1.0) + Cnf::at_least_clauses(2.0 * (n - 1.0), c * above as f64 + 1.0)
+        })
+        .sum::<f64>()
+        + 4.0 * (v - 1.0);
+    // Each reveal's comparison, tie and winner, and its distance to the trick's end.
+    let reveals = k * (8.0 * v + 6.0 + 3.0 * r) + r;
+    let lengths = 3.0 * (n - 1.0);
+    // Each player's queue ends: the start window, then at each reveal i the trick-start window
+    // (9 a value, 2 more for each value up to i, which the reveal rules out) and the next queue
+    // end (5 a value), and at the end the window K further.
+    let ends = 2.0 * (n - 1.0)
+        + 9.0 * window_sum(q, 0.0, k)
+        + k * (k - 1.0)
+        + 5.0 * window_sum(q, 1.0, k + 1.0)
+        + 2.0 * k
+        + 2.0 * window_sum(q, k, k + 1.0);
+    let piles = match q.method {
+        Method::Optimized => {
+            // For each reveal e ending a trick of up to W = min(R, e + 1) reveals: the trick's
+            // extent, a counter of its 2W cards for each value, and for each player and queue
+            // end the `and` that places the pile and 4W(V − 1) clauses.
+            let lo = q.max_reveals().min(q.period as usize);
+            let per_trick =
+                |w: f64| 3.0 * w + (v - 1.0) * (6.0 * w + Cnf::at_least_clauses(2.0 * w, 2.0 * w));
+            let place = |w: f64, ends: f64| 2.0 * ends * (4.0 + 4.0 * w * (v - 1.0));
+            let short: f64 = (0..lo)
+                .map(|e| {
+                    let w = (e + 1) as f64;
+                    per_trick(w) + place(w, window_sum(q, e as f64, e as f64 + 1.0))
+                })
+                .sum();
+            let long = (k - lo as f64) * per_trick(r) + place(r, window_sum(q, lo as f64, k));
+            short + long
+        }
+        // For each reveal and player: where the pair goes (R per queue end), and the pair
+        // written at each place it can go (6(V − 1) each).
+        _ => {
+            2.0 * (r * window_sum(q, 0.0, k)
+                + 6.0 * (v - 1.0) * (window_sum(q, 0.0, k) + k * (2.0 * r - 2.0)))
+        }
     };
-    k * (width * 20.0 + pile) + 6.0 * v * (2.0 * n) * (v.max(4.0) * 4.0 + 2.0)
+    let symmetry = if q.deals {
+        2.0
+    } else {
+        // a ≤ N − a, the first trick won, the part, and no hand shorter at any trick start.
+        // With M: at each trick start i, the queue ends above i + M, N − 1 − M + min(i, K − i).
+        let max_hand = q
+            .max_hand
+            .map_or(0.0, |m| 2.0 + (k - 1.0) * (n - 1.0 - f64::from(m)) + (k * k / 4.0).floor());
+        6.0 + max_hand + 2.0 * window_sum(q, 1.0, k)
+    };
+    2.0 + cards + deck + reveals + lengths + 2.0 * ends + piles + symmetry
+}
+
+/// Σ for i in from..to of the width of a player's queue end before reveal i, which holds 1 to
+/// N − 1 + min(2i, K).
+fn window_sum(q: &Question, from: f64, to: f64) -> f64 {
+    let k = f64::from(q.period);
+    // Σ_{i < x} min(2i, K): 2i below K for i < ⌈K/2⌉.
+    let below = |x: f64| {
+        let half = (k / 2.0).ceil();
+        if x <= half { x * (x - 1.0) } else { half * (half - 1.0) + (x - half) * k }
+    };
+    (to - from) * (q.deck.cards() - 1) as f64 + below(to) - below(from)
 }
 
 impl Stream {

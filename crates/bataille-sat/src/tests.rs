@@ -613,3 +613,128 @@ fn a_stop_asked_while_building_skips_the_solver() {
     assert!(!inst.found.is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The bound on the clauses against the clauses built: never below, at most 1.5 times above.
+fn check_bound(what: &str, bound: f64, built: usize) {
+    let built = built as f64;
+    assert!(bound >= built, "{what}: bound {bound} below the {built} clauses built");
+    assert!(bound <= 1.5 * built, "{what}: bound {bound} over 1.5 times the {built} clauses built");
+}
+
+/// Trick and cards formulas, natural and optimized, on decks of 1 to 4 colours: one-colour
+/// decks of many values (their deck counter grows as N²V, the formulas' largest part), with and
+/// without deals and restrictions on decks of up to 52 cards.
+#[test]
+fn the_clause_bound_holds_every_formula_built() {
+    use Counted::{Cards, Tricks};
+    let questions = [
+        (1, 5, Tricks, 6),
+        (1, 32, Tricks, 1),
+        (1, 32, Tricks, 3),
+        (1, 64, Tricks, 1),
+        (2, 7, Tricks, 4),
+        (2, 24, Tricks, 1),
+        (2, 24, Tricks, 2),
+        (3, 5, Tricks, 4),
+        (3, 9, Tricks, 2),
+        (4, 3, Tricks, 1),
+        (4, 3, Tricks, 7),
+        (4, 6, Tricks, 2),
+        (4, 13, Tricks, 1),
+        (4, 13, Tricks, 3),
+        (1, 32, Cards, 2),
+        (1, 32, Cards, 5),
+        (1, 64, Cards, 2),
+        (2, 7, Cards, 8),
+        (2, 24, Cards, 2),
+        (2, 24, Cards, 6),
+        (3, 5, Cards, 6),
+        (3, 9, Cards, 4),
+        (4, 3, Cards, 1),
+        (4, 3, Cards, 10),
+        (4, 6, Cards, 8),
+        (4, 6, Cards, 47),
+        (4, 13, Cards, 4),
+        (4, 13, Cards, 12),
+    ];
+    for (c, v, counted, period) in questions {
+        let deck = DeckSpec::new(c, v).unwrap();
+        for method in [Method::Natural, Method::Optimized] {
+            let plain = Question {
+                deck,
+                method,
+                counted,
+                period,
+                deals: false,
+                max_ties: None,
+                max_hand: None,
+                first_hand: None,
+            };
+            let mut variants = vec![plain];
+            if deck.cards() <= 52 {
+                variants.push(Question { deals: true, ..plain });
+                variants.push(Question { max_ties: Some(1), ..plain });
+                if counted == Cards && deck.cards() >= 3 {
+                    let most = (deck.cards() as u32 - 1) / 2;
+                    variants.push(Question { max_hand: Some(most), max_ties: Some(0), ..plain });
+                    variants.push(Question { first_hand: Some(1), ..plain });
+                }
+            }
+            for q in variants {
+                let built = crate::Encoding::new(&q).unwrap().cnf.len();
+                if counted == Cards && period % 2 == 1 {
+                    // An odd K's formula is the deck and the empty clause; the bound counts the
+                    // whole formula, so that it grows with K.
+                    assert!(q.clause_bound() >= built as f64, "{q:?}");
+                } else {
+                    check_bound(&format!("{q:?}"), q.clause_bound(), built);
+                }
+            }
+        }
+    }
+}
+
+/// The aligned formula: free multisets and decks, prime or not, 1 to 4 rounds.
+#[test]
+fn the_clause_bound_holds_every_aligned_formula_built() {
+    for cards in [4, 6, 8, 12, 16, 24, 28] {
+        for rounds in [1, 2, 3, 4] {
+            for (colours, max_multiplicity) in [(None, 4), (None, 1), (Some(4), 4), (Some(2), 4)] {
+                for prime in [false, true] {
+                    if colours.is_some_and(|c| cards % c != 0) {
+                        continue;
+                    }
+                    let q = AlignedQuestion { cards, rounds, max_multiplicity, colours, prime };
+                    let built = crate::AlignedEncoding::new(&q).unwrap().cnf.len();
+                    check_bound(&format!("{q:?}"), q.clause_bound(), built);
+                }
+            }
+        }
+    }
+}
+
+/// Absurd sizes are refused from the bound alone, before anything is built, at once.
+#[test]
+fn absurd_sizes_are_refused_at_once() {
+    let refused = |c, v, counted, period| {
+        let q = Question {
+            deck: DeckSpec::new(c, v).unwrap(),
+            method: Method::Optimized,
+            counted,
+            period,
+            deals: false,
+            max_ties: None,
+            max_hand: None,
+            first_hand: None,
+        };
+        matches!(q.check(), Err(crate::QuestionError::TooLarge { .. }))
+    };
+    let start = std::time::Instant::now();
+    // C=1 V=255: about 8.5·10^7 clauses at a period of 1 trick (its deck counter alone).
+    assert!(refused(1, 255, Counted::Tricks, 1));
+    assert!(refused(1, 255, Counted::Tricks, 76));
+    assert!(refused(4, 64, Counted::Tricks, 100_000));
+    assert!(refused(4, 64, Counted::Cards, u32::MAX));
+    assert!(!refused(1, 128, Counted::Tricks, 1));
+    assert!(start.elapsed() < std::time::Duration::from_secs(1));
+}
