@@ -25,9 +25,9 @@ pub(crate) fn max_threads() -> usize {
 
 /// clap value parser of `--threads`: 0 (one per core) up to [`max_threads`].
 pub(crate) fn threads(text: &str) -> Result<usize, String> {
-    let n: usize = text
-        .parse()
-        .map_err(|_| format!("expected a number of threads (0: one per core), got {text:?}"))?;
+    let n: usize = text.parse().map_err(|_| {
+        format!("expected a number of threads (0: one per core), got {}", shown(text))
+    })?;
     let max = max_threads();
     if n > max {
         return Err(format!(
@@ -45,7 +45,8 @@ pub(crate) const MAX_SECONDS: f64 = 3.2e8;
 /// clap value parser of a duration in seconds (`--time`): a positive finite number, at most
 /// [`MAX_SECONDS`].
 pub(crate) fn seconds(text: &str) -> Result<Duration, String> {
-    let t: f64 = text.trim().parse().map_err(|_| format!("expected seconds, got {text:?}"))?;
+    let t: f64 =
+        text.trim().parse().map_err(|_| format!("expected seconds, got {}", shown(text)))?;
     if !(t.is_finite() && t > 0.0) {
         return Err(format!("expected a positive number of seconds, got {text}"));
     }

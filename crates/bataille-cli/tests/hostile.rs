@@ -1,6 +1,6 @@
-//! Hostile input and faults (issue 18): every reproducer of the issue, run through the binary.
-//! No panic, no hang, no silent wrong answer, no lost result: each case ends quickly with the
-//! right answer or a refusal (exit 2) that names the offending value.
+//! Hostile input and faults (issues 18 and 56): every reproducer of the issues, run through
+//! the binary. No panic, no hang, no silent wrong answer, no lost result: each case ends
+//! quickly with the right answer or a refusal (exit 2) that names the offending value.
 
 use std::fs;
 use std::io::Read as _;
@@ -520,4 +520,33 @@ fn numeric_flags_at_their_limits() {
     let o = bataille(&[&explore[..], &["--checkpoint-every", "5"]].concat());
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("--checkpoint <FILE>"), "{}", text(&o));
+}
+
+// Issue 56, 1. A long input is quoted short in an error, whatever the command.
+#[test]
+fn long_inputs_are_quoted_short() {
+    // A deal of 10,000 cards (58,897 bytes), whose whole text the error once repeated. Run
+    // without `refused`, which would repeat it too on a failure.
+    let hand =
+        |r: std::ops::RangeInclusive<u32>| r.map(|c| c.to_string()).collect::<Vec<_>>().join(", ");
+    let deal = format!("[{}] / [{}]", hand(1..=5000), hand(5001..=10_000));
+    let o = bataille(&["records", "extend", &deal]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t:.2000}");
+    assert!(t.len() < 1_000, "{} bytes of error: {t:.2000}", t.len());
+    assert!(t.starts_with("bataille: error: invalid deal \"[1, 2, 3, "), "{t}");
+    assert!(t.contains("… (58897 bytes in all): \"256\" is not a card"), "{t}");
+    // A seed of 200 cards (603 bytes) that does not fit the deck.
+    let dir = scratch!("long-inputs");
+    let seeds = dir.join("seeds.txt");
+    let hand = vec!["1, 2, 3"; 33].join(", ") + ", 1";
+    fs::write(&seeds, format!("[{hand}] / [{hand}]\n")).unwrap();
+    let t = refused(
+        &["cycles", "hunt", "-c", "4", "-v", "3", "--sampler", "insert", "--seeds", s(&seeds)]
+            .into_iter()
+            .chain(["--random", "100", "--out", s(&dir.join("out"))])
+            .collect::<Vec<_>>(),
+        &["seed \"[1, 2, 3, 1,", "(603 bytes in all): value 1 appears 68 times"],
+    );
+    assert!(t.len() < 300, "{} bytes of error", t.len());
 }

@@ -28,6 +28,7 @@
 //!   to the other hand; the neighbourhood of a loop holds other positions of its basin and,
 //!   perhaps, other loops.
 
+use bataille_engine::position::quoted;
 use bataille_engine::{
     Card, DeckSpec, Game, Limits, Method, Methods, Position, Scratch, aligned, loop_positions,
     play_deterministic,
@@ -80,7 +81,7 @@ pub enum HuntError {
     #[error("the {0} sampler needs seed positions (--seeds FILE)")]
     NoSeeds(&'static str),
     /// A seed that does not fit the sampler.
-    #[error("seed {position}: {why}")]
+    #[error("seed {}: {why}", quoted(.position))]
     Seed {
         /// The seed.
         position: String,
@@ -624,6 +625,16 @@ mod tests {
         assert_eq!(read_seeds(csv).unwrap(), seeds[..1]);
         assert_eq!(read_seeds("# nothing\n"), Err(SeedsError::Empty));
         assert!(matches!(read_seeds("1,2/3\nx/1\n"), Err(SeedsError::Line { line: 2, .. })));
+    }
+
+    #[test]
+    fn a_long_seed_is_quoted_short() {
+        let c1 = DeckSpec::new(1, 6).unwrap();
+        let long: Position = format!("{0} / {0}", "1, ".repeat(40) + "1").parse().unwrap();
+        let e = PositionHunt::new(c1, natural(), Sampler::Insert(vec![long])).unwrap_err();
+        let e = e.to_string();
+        assert!(e.starts_with("seed \"[1, 1, 1,"), "{e}");
+        assert!(e.contains("… (249 bytes in all): value 1 appears 82 times, more than C=1"), "{e}");
     }
 
     #[test]

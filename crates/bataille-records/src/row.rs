@@ -79,7 +79,7 @@ impl RecordRow {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FieldError {
     /// A number column (`colours`, `values`, `tricks`, `cards`) that is not a number.
-    #[error("invalid {column} {text:?}: {error}")]
+    #[error("invalid {column} {}: {error}", quoted(.text))]
     Number {
         /// The column.
         column: &'static str,
@@ -118,7 +118,7 @@ pub enum FieldError {
         error: PositionError,
     },
     /// A seed that is neither a number nor `-`.
-    #[error("invalid seed {text:?}: expected a number, or - when there is none")]
+    #[error("invalid seed {}: expected a number, or - when there is none", quoted(.text))]
     Seed {
         /// Its text.
         text: String,
