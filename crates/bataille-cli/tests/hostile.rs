@@ -550,3 +550,32 @@ fn long_inputs_are_quoted_short() {
     );
     assert!(t.len() < 300, "{} bytes of error", t.len());
 }
+
+// Issue 56, 2. `verify --records`: a date that is not one is refused by file and line; a
+// deal of the right cards split otherwise is named by its split.
+#[test]
+fn verify_records_checks_the_date_and_names_a_split() {
+    let dir = scratch!("records-rows");
+    let committed =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../results/records.csv"))
+            .unwrap();
+    let header = committed.lines().next().unwrap();
+    let row = committed.lines().nth(1).unwrap();
+    let date = row.rsplit(',').next().unwrap();
+    assert_eq!(date.len(), "2026-11-21T09:54:40Z".len(), "{row}");
+    let undated = dir.join("undated.csv");
+    fs::write(&undated, format!("{header}\n{}not a date\n", &row[..row.len() - date.len()]))
+        .unwrap();
+    refused(
+        &["verify", "--filter", "records", "--records", s(&undated)],
+        &["undated.csv line 2: invalid date \"not a date\"", "YYYY-MM-DDTHH:MM:SSZ"],
+    );
+    let split = dir.join("split.csv");
+    let row = format!("1,5,natural,tricks,3,3,\"[1] / [2, 3, 4, 5]\",-,x,abc,m,{date}");
+    fs::write(&split, format!("{header}\n{row}\n")).unwrap();
+    let o = bataille(&["verify", "--filter", "records", "--records", s(&split)]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("1/4 is not a deal's split: a deal of 5 cards is split 2/3"), "{t}");
+    assert!(!t.contains("not a 5-card deal"), "{t}");
+}
