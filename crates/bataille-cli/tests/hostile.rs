@@ -579,3 +579,18 @@ fn verify_records_checks_the_date_and_names_a_split() {
     assert!(t.contains("1/4 is not a deal's split: a deal of 5 cards is split 2/3"), "{t}");
     assert!(!t.contains("not a 5-card deal"), "{t}");
 }
+
+// Issue 56, 3. An epoch of 0 is refused for itself, not with the temperatures the user never
+// set.
+#[test]
+fn records_search_with_an_epoch_of_0_names_the_epoch_only() {
+    let dir = scratch!("epoch-0");
+    let t = refused(
+        &["records", "search", "-c", "4", "-v", "3", "--epoch", "0", "--iterations", "10"]
+            .into_iter()
+            .chain(["--out", s(&dir.join("out"))])
+            .collect::<Vec<_>>(),
+        &["--epoch must be at least 1 iteration, got 0"],
+    );
+    assert!(!t.contains("temperature"), "{t}");
+}

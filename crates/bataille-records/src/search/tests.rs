@@ -277,8 +277,13 @@ fn bad_configurations() {
     assert!(matches!(random.validate(), Err(RecordsError::RandomMethod(_))));
     let tiny = Config { spec: DeckSpec::new(1, 1).unwrap(), ..c.clone() };
     assert_eq!(tiny.validate(), Err(RecordsError::TinyDeck(1)));
-    let hot = Config { anneal: Anneal { t_end: 1.0, ..c.anneal }, ..c };
-    assert!(matches!(hot.validate(), Err(RecordsError::Anneal(_))));
+    let hot = Config { anneal: Anneal { t_end: 1.0, ..c.anneal }, ..c.clone() };
+    assert!(matches!(hot.validate(), Err(RecordsError::Anneal(..))));
+    // An epoch of 0 is refused for itself: the temperatures, which the user did not give, are
+    // not mentioned.
+    let still = Config { anneal: Anneal { epoch: 0, ..c.anneal }, ..c };
+    assert_eq!(still.validate(), Err(RecordsError::NoEpoch));
+    assert!(!RecordsError::NoEpoch.to_string().contains("temperature"));
 }
 
 #[test]
