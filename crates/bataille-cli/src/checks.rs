@@ -58,6 +58,24 @@ pub(crate) fn seconds(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(t))
 }
 
+/// The fewest loops `--max-cycles` keeps: the summary's estimate of how many distinct loops
+/// there are, (K − 1) / U₍K₎ from the K kept, needs 3 (it is 0 from one, and from two its
+/// error has no bound).
+pub(crate) const MIN_MAX_CYCLES: u64 = 3;
+
+/// clap value parser of `--max-cycles`: a number of loops, at least [`MIN_MAX_CYCLES`].
+pub(crate) fn max_cycles(text: &str) -> Result<u64, String> {
+    let k: u64 =
+        text.parse().map_err(|_| format!("expected a number of loops, got {}", shown(text)))?;
+    if k < MIN_MAX_CYCLES {
+        return Err(format!(
+            "expected at least {MIN_MAX_CYCLES} loops kept, got {k}: the summary estimates how \
+             many distinct loops there are from the kept ones, which needs {MIN_MAX_CYCLES}"
+        ));
+    }
+    Ok(k)
+}
+
 /// Refuses `value` above `max` for `flag`, saying why the limit is there.
 pub(crate) fn at_most(flag: &str, value: u64, max: u64, why: &str) -> Result<()> {
     if value > max {

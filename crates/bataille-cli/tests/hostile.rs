@@ -594,3 +594,23 @@ fn records_search_with_an_epoch_of_0_names_the_epoch_only() {
     );
     assert!(!t.contains("temperature"), "{t}");
 }
+
+// Issue 56, 4. Whenever `--max-cycles` drops loops, the summary has the estimate docs/formats.md
+// promises: a cap that leaves too few kept loops to estimate from is refused.
+#[test]
+fn max_cycles_too_few_to_estimate_is_refused() {
+    let dir = scratch!("max-cycles");
+    let out = dir.join("out");
+    let hunt = ["cycles", "hunt", "-c", "1", "-v", "9", "--random", "20000", "--out", s(&out)];
+    for k in ["1", "2"] {
+        refused(
+            &[&hunt[..], &["--max-cycles", k]].concat(),
+            &["--max-cycles", &format!("expected at least 3 loops kept, got {k}")],
+        );
+    }
+    assert!(!out.exists(), "a refusal writes nothing");
+    run_ok(&[&hunt[..], &["--max-cycles", "3"]].concat());
+    assert_eq!(crate::support::summary_value(&out, "cycles_dropped"), "true");
+    let estimate = crate::support::summary_value(&out, "distinct_cycles_estimate");
+    assert!(estimate.parse::<u64>().is_ok_and(|e| e > 3), "{estimate:?}");
+}
