@@ -614,3 +614,26 @@ fn max_cycles_too_few_to_estimate_is_refused() {
     let estimate = crate::support::summary_value(&out, "distinct_cycles_estimate");
     assert!(estimate.parse::<u64>().is_ok_and(|e| e > 3), "{estimate:?}");
 }
+
+// Issue 56, 5. The insert sampler starts from known loops: a seed whose game ends is refused.
+#[test]
+fn an_insert_seed_that_does_not_loop_is_refused() {
+    let dir = scratch!("insert-ends");
+    let seeds = dir.join("seeds.txt");
+    fs::write(&seeds, "[5, 3] / [2, 4, 1]\n[1, 2] / [3]\n").unwrap();
+    refused(
+        &["cycles", "hunt", "-c", "4", "-v", "5", "--sampler", "insert", "--seeds", s(&seeds)]
+            .into_iter()
+            .chain(["--random", "100", "--out", s(&dir.join("out"))])
+            .collect::<Vec<_>>(),
+        &["seed \"[1, 2] / [3]\": its game ends after 2 tricks (natural) instead of looping"],
+    );
+    assert!(!dir.join("out").exists(), "a refusal writes nothing");
+    fs::write(&seeds, "[5, 3] / [2, 4, 1]\n").unwrap();
+    run_ok(
+        &["cycles", "hunt", "-c", "4", "-v", "5", "--sampler", "insert", "--seeds", s(&seeds)]
+            .into_iter()
+            .chain(["--random", "100", "--out", s(&dir.join("out"))])
+            .collect::<Vec<_>>(),
+    );
+}
