@@ -28,6 +28,16 @@ pub const CARD_CHARS: [char; 5] = ['-', 'J', 'Q', 'K', 'A'];
 /// The names of the penalties, for messages.
 const CARD_NAMES: [&str; 5] = ["numerals", "jacks", "queens", "kings", "aces"];
 
+/// `text` quoted for an error message, cut after 80 characters (with its length) so that a
+/// huge bad input does not flood the terminal: the form of `bataille_engine::position::quoted`,
+/// which this crate does not depend on.
+pub(crate) fn quoted(text: &str) -> String {
+    match text.char_indices().nth(80) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}… ({} bytes in all)", &text[..cut], text.len()),
+    }
+}
+
 /// The character of `card` in hand strings (`-JQKA`).
 ///
 /// ```
@@ -67,12 +77,13 @@ pub enum DeckError {
     #[error("a deck of {0} cards is larger than the engine supports (at most {MAX_CARDS} cards)")]
     TooLarge(usize),
     /// A named preset that does not exist.
-    #[error("unknown deck {0:?}: expected standard (52 cards) or italian (40 cards, no aces)")]
+    #[error("unknown deck {}: expected standard (52 cards) or italian (40 cards, no aces)", quoted(.0))]
     UnknownPreset(String),
     /// A `--counts` text that is not five whole numbers.
     #[error(
-        "cannot read the deck counts {0:?}: expected five whole numbers \
-         NUMERALS,J,Q,K,A such as 36,4,4,4,4"
+        "cannot read the deck counts {}: expected five whole numbers NUMERALS,J,Q,K,A such \
+         as 36,4,4,4,4",
+        quoted(.0)
     )]
     BadCounts(String),
 }

@@ -9,7 +9,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::deck::{Card, DeckSpec, MAX_CARDS, MAX_PENALTY, card_char, card_name};
+use crate::deck::{Card, DeckSpec, MAX_CARDS, MAX_PENALTY, card_char, card_name, quoted};
 
 /// Which of the two players.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -62,8 +62,10 @@ impl fmt::Display for Player {
 pub enum HandsError {
     /// A character that is not a card.
     #[error(
-        "the {player} hand {text:?} has {found:?} at position {position}: expected - (numeral), \
-         J, Q, K, A, or a penalty digit 0 to 4"
+        "the {player} hand {} has {} at position {position}: expected - (numeral), J, Q, K, A, \
+         or a penalty digit 0 to 4",
+        quoted(.text),
+        quoted(.found)
     )]
     BadCard {
         /// Whose hand.
@@ -76,10 +78,10 @@ pub enum HandsError {
         found: String,
     },
     /// A deal written as one text without exactly one `/` between the hands.
-    #[error("expected two hands separated by one '/', as in `--K-/J-A-`, got {0:?}")]
+    #[error("expected two hands separated by one '/', as in `--K-/J-A-`, got {}", quoted(.0))]
     Separator(String),
     /// A bracketed list that does not close.
-    #[error("the {player} hand {text:?} opens a '[' list that does not close with ']'")]
+    #[error("the {player} hand {} opens a '[' list that does not close with ']'", quoted(.text))]
     Brackets {
         /// Whose hand.
         player: Player,

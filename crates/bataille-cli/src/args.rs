@@ -109,11 +109,11 @@ pub(crate) struct RunArgs {
     /// How many longest games to keep, by tricks and by cards (at most 10,000).
     #[arg(long, default_value_t = 10)]
     pub(crate) top: u64,
-    /// Keep at most this many distinct cycles (default: all): those of smallest rank, a
-    /// uniform sample whose counts stay exact; the summary then estimates how many distinct
-    /// cycles there are. Bounds the memory, checkpoints and cycles.csv of runs that reach
-    /// millions of them.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Keep at most this many distinct cycles (default: all; at least 3): those of smallest
+    /// rank, a uniform sample whose counts stay exact; the summary then estimates how many
+    /// distinct cycles there are. Bounds the memory, checkpoints and cycles.csv of runs that
+    /// reach millions of them.
+    #[arg(long, value_name = "K", value_parser = crate::checks::max_cycles)]
     pub(crate) max_cycles: Option<u64>,
     /// Output directory (created if needed). It must be empty, or hold this run's own
     /// results (with --resume), unless --replace is given.

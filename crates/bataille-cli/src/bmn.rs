@@ -137,9 +137,9 @@ impl PlayConfig {
             None if a.first.contains('/') => parse_deal(&a.first)?,
             None => bail!(
                 "expected two hands (HAND1 HAND2, or HAND1/HAND2 in one argument), got only \
-                 {:?}; a hand of exactly two numerals, `--`, is read as the end of the options: \
+                 {}; a hand of exactly two numerals, `--`, is read as the end of the options: \
                  write it `00`, or put `--` before the hands",
-                a.first
+                crate::checks::shown(&a.first)
             ),
         };
         if hands.cards() == 0 {

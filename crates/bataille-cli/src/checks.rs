@@ -25,9 +25,9 @@ pub(crate) fn max_threads() -> usize {
 
 /// clap value parser of `--threads`: 0 (one per core) up to [`max_threads`].
 pub(crate) fn threads(text: &str) -> Result<usize, String> {
-    let n: usize = text
-        .parse()
-        .map_err(|_| format!("expected a number of threads (0: one per core), got {text:?}"))?;
+    let n: usize = text.parse().map_err(|_| {
+        format!("expected a number of threads (0: one per core), got {}", shown(text))
+    })?;
     let max = max_threads();
     if n > max {
         return Err(format!(
@@ -45,7 +45,8 @@ pub(crate) const MAX_SECONDS: f64 = 3.2e8;
 /// clap value parser of a duration in seconds (`--time`): a positive finite number, at most
 /// [`MAX_SECONDS`].
 pub(crate) fn seconds(text: &str) -> Result<Duration, String> {
-    let t: f64 = text.trim().parse().map_err(|_| format!("expected seconds, got {text:?}"))?;
+    let t: f64 =
+        text.trim().parse().map_err(|_| format!("expected seconds, got {}", shown(text)))?;
     if !(t.is_finite() && t > 0.0) {
         return Err(format!("expected a positive number of seconds, got {text}"));
     }
@@ -55,6 +56,24 @@ pub(crate) fn seconds(text: &str) -> Result<Duration, String> {
         ));
     }
     Ok(Duration::from_secs_f64(t))
+}
+
+/// The fewest loops `--max-cycles` keeps: the summary's estimate of how many distinct loops
+/// there are, (K − 1) / U₍K₎ from the K kept, needs 3 (it is 0 from one, and from two its
+/// error has no bound).
+pub(crate) const MIN_MAX_CYCLES: u64 = 3;
+
+/// clap value parser of `--max-cycles`: a number of loops, at least [`MIN_MAX_CYCLES`].
+pub(crate) fn max_cycles(text: &str) -> Result<u64, String> {
+    let k: u64 =
+        text.parse().map_err(|_| format!("expected a number of loops, got {}", shown(text)))?;
+    if k < MIN_MAX_CYCLES {
+        return Err(format!(
+            "expected at least {MIN_MAX_CYCLES} loops kept, got {k}: the summary estimates how \
+             many distinct loops there are from the kept ones, which needs {MIN_MAX_CYCLES}"
+        ));
+    }
+    Ok(k)
 }
 
 /// Refuses `value` above `max` for `flag`, saying why the limit is there.

@@ -19,6 +19,8 @@ use bataille_engine::{DeckSpec, Method, Methods, Outcome, Position, aligned as e
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::checks::shown;
+
 /// Flags of `bataille construct`.
 #[derive(Debug, Args)]
 pub(crate) struct ConstructArgs {
@@ -122,7 +124,11 @@ pub(crate) fn run(args: ConstructArgs) -> Result<ExitCode> {
 pub(crate) fn parse_values(text: &str) -> Result<Vec<usize>> {
     let number = |s: &str| -> Result<usize> {
         s.trim().parse::<usize>().with_context(|| {
-            format!("cannot read the values {text:?}: {:?} is not a whole number", s.trim())
+            format!(
+                "cannot read the values {}: {} is not a whole number",
+                shown(text),
+                shown(s.trim())
+            )
         })
     };
     let mut out = Vec::new();
@@ -130,7 +136,7 @@ pub(crate) fn parse_values(text: &str) -> Result<Vec<usize>> {
         if let Some((lo, hi)) = part.split_once("..") {
             let (lo, hi) = (number(lo)?, number(hi.trim_start_matches('='))?);
             if lo > hi {
-                bail!("cannot read the values {text:?}: the range {lo}..{hi} is empty");
+                bail!("cannot read the values {}: the range {lo}..{hi} is empty", shown(text));
             }
             out.extend(lo..=hi);
         } else {
@@ -170,7 +176,8 @@ fn run_spivey(args: SpiveyArgs) -> Result<ExitCode> {
 
 /// `--deal` of `construct spivey`: a deal of the C=1 deck of V values.
 fn read_deal(text: &str, v: usize) -> Result<Position> {
-    let deal = Position::parse(text).with_context(|| format!("cannot read the deal {text:?}"))?;
+    let deal =
+        Position::parse(text).with_context(|| format!("cannot read the deal {}", shown(text)))?;
     deal.check_deck(DeckSpec::new(1, v)?).with_context(|| format!("--deal {deal}"))?;
     Ok(deal)
 }
@@ -428,10 +435,16 @@ fn run_even(args: EvenArgs) -> Result<ExitCode> {
     let split = match &args.split {
         Some(text) => {
             let parts: Vec<&str> = text.split(',').collect();
-            let [a, b] = parts[..] else { bail!("cannot read --split {text:?}: expected `a,b`") };
+            let [a, b] = parts[..] else {
+                bail!("cannot read --split {}: expected `a,b`", shown(text))
+            };
             let n = |s: &str| {
                 s.trim().parse::<usize>().with_context(|| {
-                    format!("cannot read --split {text:?}: {:?} is not a whole number", s.trim())
+                    format!(
+                        "cannot read --split {}: {} is not a whole number",
+                        shown(text),
+                        shown(s.trim())
+                    )
                 })
             };
             Some((n(a)?, n(b)?))

@@ -12,6 +12,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::args::{AnyMethodArgs, max_tricks};
+use crate::checks::shown;
 use crate::deal::parse_deal;
 use crate::output::tricks;
 
@@ -112,7 +113,8 @@ fn run_script(deal: &Position, orders: &str) -> Result<ExitCode> {
             t.split(|c: char| c == ',' || c.is_whitespace())
                 .filter(|s| !s.is_empty())
                 .map(|s| {
-                    s.parse::<Card>().with_context(|| format!("{s:?} is not a card in --orders"))
+                    s.parse::<Card>()
+                        .with_context(|| format!("{} is not a card in --orders", shown(s)))
                 })
                 .collect::<Result<Vec<Card>>>()
         })

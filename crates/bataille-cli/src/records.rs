@@ -39,7 +39,7 @@ use bataille_search::stats::Measure;
 use clap::{Args, Subcommand};
 
 use crate::args::{DeckArgs, MethodArgs};
-use crate::checks::cores;
+use crate::checks::{cores, shown};
 use crate::output::progress::{RecordsProgress, UnitsProgress};
 use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
 use crate::output::{
@@ -157,8 +157,10 @@ pub(crate) fn run(args: RecordsArgs) -> Result<ExitCode> {
 
 fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     let start: Position =
-        args.deal.parse().with_context(|| format!("invalid deal {:?}", args.deal))?;
-    let spec = start.infer_deck().with_context(|| format!("{start} is not a whole deck"))?;
+        args.deal.parse().with_context(|| format!("invalid deal {}", shown(&args.deal)))?;
+    let spec = start
+        .infer_deck()
+        .with_context(|| format!("{} is not a whole deck", shown(&start.to_string())))?;
     let methods = args.methods.deterministic("playing backwards needs")?;
     if args.budget == 0 {
         bail!("--budget must be at least 1, got 0");
@@ -171,7 +173,8 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     let r = play(&start);
     if !r.outcome.is_finished() {
         bail!(
-            "the game from {start} does not end ({}): only a finished game can be extended",
+            "the game from {} does not end ({}): only a finished game can be extended",
+            shown(&start.to_string()),
             r.outcome.name()
         );
     }

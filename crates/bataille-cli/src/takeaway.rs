@@ -357,8 +357,10 @@ fn winning<G: Front>(engine: &Engine<G>, p: &G::Position) -> Result<Vec<Move<G::
 
 fn number(w: &str, what: &str) -> Result<u64, String> {
     w.parse::<u64>().map_err(|e| match e.kind() {
-        std::num::IntErrorKind::PosOverflow => format!("{what} {w:?} is more than {}", u64::MAX),
-        _ => format!("{what} {w:?} is not a number"),
+        std::num::IntErrorKind::PosOverflow => {
+            format!("{what} {} is more than {}", crate::checks::shown(w), u64::MAX)
+        }
+        _ => format!("{what} {} is not a number", crate::checks::shown(w)),
     })
 }
 
@@ -917,7 +919,10 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
         .filter(|e| a.filter.as_deref().is_none_or(|f| e.id.contains(f)))
         .collect();
     if entries.is_empty() {
-        anyhow::bail!("no catalogue entry matches --filter {:?}", a.filter.unwrap_or_default());
+        anyhow::bail!(
+            "no catalogue entry matches --filter {}",
+            crate::checks::shown(&a.filter.unwrap_or_default())
+        );
     }
     let failed = crate::claims::print_claims(&entries, a.format.format(), STATUSES);
     Ok(crate::claims::exit_code(failed))

@@ -18,6 +18,7 @@ use bataille_verify::hunts::{COMMITTED_HUNTS, CommittedHunt, hunt_claims};
 use bataille_verify::{STATUSES, catalogue};
 use clap::Args;
 
+use crate::checks::shown;
 use crate::claims::{exit_code, print_claims};
 
 /// Flags of `bataille verify`.
@@ -76,15 +77,15 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
         })
         .collect();
     if entries.is_empty() && hunts.is_empty() && !with_records {
-        bail!("no catalogue entry matches --filter {:?}", args.filter.unwrap_or_default());
+        bail!("no catalogue entry matches --filter {}", shown(&args.filter.unwrap_or_default()));
     }
     // A records file named by the user is read, or the command says why not.
     if let (Some(p), false, false) = (&args.records, with_records, format == Format::Csv) {
         bail!(
-            "--records {} is replayed by the records section, which --filter {:?} leaves out \
+            "--records {} is replayed by the records section, which --filter {} leaves out \
              (--filter records replays it alone)",
             p.display(),
-            args.filter.as_deref().unwrap_or_default()
+            shown(args.filter.as_deref().unwrap_or_default())
         );
     }
     // Read the records file first, so that a malformed one is an input error before any output.

@@ -1,6 +1,6 @@
-//! Hostile input and faults (issue 18): every reproducer of the issue, run through the binary.
-//! No panic, no hang, no silent wrong answer, no lost result: each case ends quickly with the
-//! right answer or a refusal (exit 2) that names the offending value.
+//! Hostile input and faults (issues 18 and 56): every reproducer of the issues, run through
+//! the binary. No panic, no hang, no silent wrong answer, no lost result: each case ends
+//! quickly with the right answer or a refusal (exit 2) that names the offending value.
 
 use std::fs;
 use std::io::Read as _;
@@ -520,4 +520,120 @@ fn numeric_flags_at_their_limits() {
     let o = bataille(&[&explore[..], &["--checkpoint-every", "5"]].concat());
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("--checkpoint <FILE>"), "{}", text(&o));
+}
+
+// Issue 56, 1. A long input is quoted short in an error, whatever the command.
+#[test]
+fn long_inputs_are_quoted_short() {
+    // A deal of 10,000 cards (58,897 bytes), whose whole text the error once repeated. Run
+    // without `refused`, which would repeat it too on a failure.
+    let hand =
+        |r: std::ops::RangeInclusive<u32>| r.map(|c| c.to_string()).collect::<Vec<_>>().join(", ");
+    let deal = format!("[{}] / [{}]", hand(1..=5000), hand(5001..=10_000));
+    let o = bataille(&["records", "extend", &deal]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t:.2000}");
+    assert!(t.len() < 1_000, "{} bytes of error: {t:.2000}", t.len());
+    assert!(t.starts_with("bataille: error: invalid deal \"[1, 2, 3, "), "{t}");
+    assert!(t.contains("… (58897 bytes in all): \"256\" is not a card"), "{t}");
+    // A seed of 200 cards (603 bytes) that does not fit the deck.
+    let dir = scratch!("long-inputs");
+    let seeds = dir.join("seeds.txt");
+    let hand = vec!["1, 2, 3"; 33].join(", ") + ", 1";
+    fs::write(&seeds, format!("[{hand}] / [{hand}]\n")).unwrap();
+    let t = refused(
+        &["cycles", "hunt", "-c", "4", "-v", "3", "--sampler", "insert", "--seeds", s(&seeds)]
+            .into_iter()
+            .chain(["--random", "100", "--out", s(&dir.join("out"))])
+            .collect::<Vec<_>>(),
+        &["seed \"[1, 2, 3, 1,", "(603 bytes in all): value 1 appears 68 times"],
+    );
+    assert!(t.len() < 300, "{} bytes of error", t.len());
+}
+
+// Issue 56, 2. `verify --records`: a date that is not one is refused by file and line; a
+// deal of the right cards split otherwise is named by its split.
+#[test]
+fn verify_records_checks_the_date_and_names_a_split() {
+    let dir = scratch!("records-rows");
+    let committed =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../results/records.csv"))
+            .unwrap();
+    let header = committed.lines().next().unwrap();
+    let row = committed.lines().nth(1).unwrap();
+    let date = row.rsplit(',').next().unwrap();
+    assert_eq!(date.len(), "2026-11-21T09:54:40Z".len(), "{row}");
+    let undated = dir.join("undated.csv");
+    fs::write(&undated, format!("{header}\n{}not a date\n", &row[..row.len() - date.len()]))
+        .unwrap();
+    refused(
+        &["verify", "--filter", "records", "--records", s(&undated)],
+        &["undated.csv line 2: invalid date \"not a date\"", "YYYY-MM-DDTHH:MM:SSZ"],
+    );
+    let split = dir.join("split.csv");
+    let row = format!("1,5,natural,tricks,3,3,\"[1] / [2, 3, 4, 5]\",-,x,abc,m,{date}");
+    fs::write(&split, format!("{header}\n{row}\n")).unwrap();
+    let o = bataille(&["verify", "--filter", "records", "--records", s(&split)]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("1/4 is not a deal's split: a deal of 5 cards is split 2/3"), "{t}");
+    assert!(!t.contains("not a 5-card deal"), "{t}");
+}
+
+// Issue 56, 3. An epoch of 0 is refused for itself, not with the temperatures the user never
+// set.
+#[test]
+fn records_search_with_an_epoch_of_0_names_the_epoch_only() {
+    let dir = scratch!("epoch-0");
+    let t = refused(
+        &["records", "search", "-c", "4", "-v", "3", "--epoch", "0", "--iterations", "10"]
+            .into_iter()
+            .chain(["--out", s(&dir.join("out"))])
+            .collect::<Vec<_>>(),
+        &["--epoch must be at least 1 iteration, got 0"],
+    );
+    assert!(!t.contains("temperature"), "{t}");
+}
+
+// Issue 56, 4. Whenever `--max-cycles` drops loops, the summary has the estimate docs/formats.md
+// promises: a cap that leaves too few kept loops to estimate from is refused.
+#[test]
+fn max_cycles_too_few_to_estimate_is_refused() {
+    let dir = scratch!("max-cycles");
+    let out = dir.join("out");
+    let hunt = ["cycles", "hunt", "-c", "1", "-v", "9", "--random", "20000", "--out", s(&out)];
+    for k in ["1", "2"] {
+        refused(
+            &[&hunt[..], &["--max-cycles", k]].concat(),
+            &["--max-cycles", &format!("expected at least 3 loops kept, got {k}")],
+        );
+    }
+    assert!(!out.exists(), "a refusal writes nothing");
+    run_ok(&[&hunt[..], &["--max-cycles", "3"]].concat());
+    assert_eq!(crate::support::summary_value(&out, "cycles_dropped"), "true");
+    let estimate = crate::support::summary_value(&out, "distinct_cycles_estimate");
+    assert!(estimate.parse::<u64>().is_ok_and(|e| e > 3), "{estimate:?}");
+}
+
+// Issue 56, 5. The insert sampler starts from known loops: a seed whose game ends is refused.
+#[test]
+fn an_insert_seed_that_does_not_loop_is_refused() {
+    let dir = scratch!("insert-ends");
+    let seeds = dir.join("seeds.txt");
+    fs::write(&seeds, "[5, 3] / [2, 4, 1]\n[1, 2] / [3]\n").unwrap();
+    refused(
+        &["cycles", "hunt", "-c", "4", "-v", "5", "--sampler", "insert", "--seeds", s(&seeds)]
+            .into_iter()
+            .chain(["--random", "100", "--out", s(&dir.join("out"))])
+            .collect::<Vec<_>>(),
+        &["seed \"[1, 2] / [3]\": its game ends after 2 tricks (natural) instead of looping"],
+    );
+    assert!(!dir.join("out").exists(), "a refusal writes nothing");
+    fs::write(&seeds, "[5, 3] / [2, 4, 1]\n").unwrap();
+    run_ok(
+        &["cycles", "hunt", "-c", "4", "-v", "5", "--sampler", "insert", "--seeds", s(&seeds)]
+            .into_iter()
+            .chain(["--random", "100", "--out", s(&dir.join("out"))])
+            .collect::<Vec<_>>(),
+    );
 }

@@ -22,6 +22,7 @@ use std::fmt;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
 
+use bataille_engine::position::quoted;
 use bataille_engine::{
     Card, Cycle, DeckSpec, Game, GameResult, Limits, Method, Methods, NoRandom, Outcome, Player,
     Position, PositionError, SpecError, TrickResult, play,
@@ -399,7 +400,7 @@ impl fmt::Display for Substitution {
 
 /// A substitution that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot read the substitution {text:?}: {why}")]
+#[error("cannot read the substitution {}: {why}", quoted(.text))]
 pub struct SubstitutionParseError {
     /// The text given.
     pub text: String,

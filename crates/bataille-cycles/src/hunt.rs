@@ -22,15 +22,17 @@
 //!   cannot lie on a loop (they may still lead into one).
 //! - [`Sampler::Insert`] (seeded): a known loop of a smaller deck (a seed), its values mapped to
 //!   a random set of the deck's values in their order, and the missing cards inserted at random
-//!   places: a position that plays like the seed's loop as long as the new cards stay apart.
+//!   places: a position that plays like the seed's loop as long as the new cards stay apart. A
+//!   seed whose game ends is refused: it is no known loop.
 //! - [`Sampler::Mutate`] (seeded): a position of the same deck (a position of a known loop, or
 //!   of a long game) changed by one to four local moves: two cards exchanged, or one card moved
 //!   to the other hand; the neighbourhood of a loop holds other positions of its basin and,
 //!   perhaps, other loops.
 
+use bataille_engine::position::quoted;
 use bataille_engine::{
-    Card, DeckSpec, Game, Limits, Method, Methods, Position, Scratch, aligned, loop_positions,
-    play_deterministic,
+    Card, DeckSpec, Game, Limits, Method, Methods, Outcome, Position, Scratch, aligned,
+    loop_positions, play_deterministic,
 };
 use bataille_search::game::{Alignment, DealGame, DealRecord};
 use bataille_search::sealed::fnv1a;
@@ -80,7 +82,7 @@ pub enum HuntError {
     #[error("the {0} sampler needs seed positions (--seeds FILE)")]
     NoSeeds(&'static str),
     /// A seed that does not fit the sampler.
-    #[error("seed {position}: {why}")]
+    #[error("seed {}: {why}", quoted(.position))]
     Seed {
         /// The seed.
         position: String,
@@ -122,8 +124,9 @@ pub struct HuntWorker {
 
 impl PositionHunt {
     /// Positions of `spec` played with `methods`, drawn by `sampler`. Seeds are checked: an
-    /// `Insert` seed must use at most C cards of at most V values (C of each, or fewer), a
-    /// `Mutate` seed must be a position of the deck.
+    /// `Insert` seed must use at most C cards of at most V values (C of each, or fewer) and
+    /// loop when played with `methods` (its game may reach the loop after a tail), a `Mutate`
+    /// seed must be a position of the deck.
     pub fn new(
         spec: DeckSpec,
         methods: Methods,
@@ -176,6 +179,22 @@ impl PositionHunt {
                             "{} distinct values, more than V={}",
                             values.len(),
                             spec.values()
+                        )));
+                    }
+                    let game = Game::new(s);
+                    let r = play_deterministic(
+                        &game,
+                        methods,
+                        Limits::DETERMINISTIC,
+                        &mut Scratch::default(),
+                    );
+                    if !matches!(r.outcome, Outcome::Cycle(_)) {
+                        let unit = if r.tricks == 1 { "trick" } else { "tricks" };
+                        return Err(bad(format!(
+                            "its game ends after {} {unit} ({methods}) instead of looping: \
+                             the insert sampler starts from known loops (the positions of a \
+                             census's or a hunt's cycles.csv)",
+                            r.tricks
                         )));
                     }
                     seed_values.push(values);
@@ -645,6 +664,34 @@ mod tests {
         let over: Position = "[] / [1, 2, 3, 4, 5, 6]".parse().unwrap();
         assert!(PositionHunt::new(c1, natural(), Sampler::Mutate(vec![over.clone()])).is_err());
         assert!(PositionHunt::new(c1, natural(), Sampler::Mutate(vec![over.swapped()])).is_err());
-        assert!(PositionHunt::new(c1, natural(), Sampler::Insert(vec![over])).is_ok());
+        // An insert seed must loop: a game that ends (here at once) is no known loop.
+        let e = PositionHunt::new(c1, natural(), Sampler::Insert(vec![over])).unwrap_err();
+        assert!(e.to_string().contains("ends after 0 tricks (natural) instead of looping"), "{e}");
+    }
+
+    #[test]
+    fn insert_seeds_must_loop() {
+        let c1 = DeckSpec::new(1, 6).unwrap();
+        let looping: Position = "[5, 3] / [2, 4, 1]".parse().unwrap();
+        assert!(PositionHunt::new(c1, natural(), Sampler::Insert(vec![looping])).is_ok());
+        let ends: Position = "[1, 2] / [3]".parse().unwrap();
+        let e = PositionHunt::new(c1, natural(), Sampler::Insert(vec![ends])).unwrap_err();
+        assert!(matches!(e, HuntError::Seed { .. }), "{e}");
+        let e = e.to_string();
+        assert!(e.starts_with("seed \"[1, 2] / [3]\": its game ends after 2 tricks"), "{e}");
+        assert!(e.contains("known loops"), "{e}");
+        // A seed whose game enters a loop after a tail (of 3 tricks) is accepted too.
+        let tail: Position = "[1, 2, 4] / [3, 5]".parse().unwrap();
+        assert!(PositionHunt::new(c1, natural(), Sampler::Insert(vec![tail])).is_ok());
+    }
+
+    #[test]
+    fn a_long_seed_is_quoted_short() {
+        let c1 = DeckSpec::new(1, 6).unwrap();
+        let long: Position = format!("{0} / {0}", "1, ".repeat(40) + "1").parse().unwrap();
+        let e = PositionHunt::new(c1, natural(), Sampler::Insert(vec![long])).unwrap_err();
+        let e = e.to_string();
+        assert!(e.starts_with("seed \"[1, 1, 1,"), "{e}");
+        assert!(e.contains("… (249 bytes in all): value 1 appears 82 times, more than C=1"), "{e}");
     }
 }

@@ -131,7 +131,11 @@ pub struct MethodError {
 
 impl fmt::Display for MethodError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown stacking method {:?}: expected one of ", self.name)?;
+        write!(
+            f,
+            "unknown stacking method {}: expected one of ",
+            crate::position::quoted(&self.name)
+        )?;
         for (i, m) in Method::ALL.iter().enumerate() {
             let sep = if i == 0 { "" } else { ", " };
             write!(f, "{sep}{}", m.name())?;

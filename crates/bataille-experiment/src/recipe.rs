@@ -32,6 +32,7 @@
 
 use std::collections::BTreeMap;
 
+use bataille_engine::position::quoted;
 use bataille_engine::{DeckSpec, Method};
 
 /// A validated recipe.
@@ -126,7 +127,7 @@ pub struct LoopRates {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecipeError {
     /// A line is neither blank, a comment nor `key = value`.
-    #[error("line {line}: expected `key = value`, got {text:?}")]
+    #[error("line {line}: expected `key = value`, got {}", quoted(.text))]
     Syntax {
         /// The line.
         line: usize,
@@ -160,7 +161,7 @@ pub enum RecipeError {
         key: &'static str,
     },
     /// A value that does not parse or is out of range.
-    #[error("line {line}: invalid {key} {value:?}: {expected}")]
+    #[error("line {line}: invalid {key} {}: {expected}", quoted(.value))]
     Value {
         /// Where.
         line: usize,

@@ -79,7 +79,7 @@ impl RecordRow {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FieldError {
     /// A number column (`colours`, `values`, `tricks`, `cards`) that is not a number.
-    #[error("invalid {column} {text:?}: {error}")]
+    #[error("invalid {column} {}: {error}", quoted(.text))]
     Number {
         /// The column.
         column: &'static str,
@@ -118,8 +118,17 @@ pub enum FieldError {
         error: PositionError,
     },
     /// A seed that is neither a number nor `-`.
-    #[error("invalid seed {text:?}: expected a number, or - when there is none")]
+    #[error("invalid seed {}: expected a number, or - when there is none", quoted(.text))]
     Seed {
+        /// Its text.
+        text: String,
+    },
+    /// A date that is not a UTC time `YYYY-MM-DDTHH:MM:SSZ`.
+    #[error(
+        "invalid date {}: expected a UTC time YYYY-MM-DDTHH:MM:SSZ, e.g. 2026-11-21T09:54:40Z",
+        quoted(.text)
+    )]
+    Date {
         /// Its text.
         text: String,
     },
@@ -198,6 +207,9 @@ fn parse_row(rec: &csv::StringRecord) -> Result<RecordRow, FieldError> {
         "-" => None,
         text => Some(text.parse().map_err(|_| FieldError::Seed { text: text.to_string() })?),
     };
+    if !is_utc_time(field(11)) {
+        return Err(FieldError::Date { text: field(11).to_string() });
+    }
     let found_by = FoundBy {
         seed,
         command: field(8).to_string(),
@@ -206,6 +218,29 @@ fn parse_row(rec: &csv::StringRecord) -> Result<RecordRow, FieldError> {
         date: field(11).to_string(),
     };
     Ok(RecordRow { spec, methods, measure, tricks, cards, deal, found_by })
+}
+
+/// Whether `text` is a UTC time `YYYY-MM-DDTHH:MM:SSZ` of the calendar (the form of the
+/// `date` column): a day the month has, an hour below 24, minutes and seconds below 60.
+fn is_utc_time(text: &str) -> bool {
+    let b = text.as_bytes();
+    let form = b"dddd-dd-ddTdd:dd:ddZ";
+    if b.len() != form.len()
+        || !b.iter().zip(form).all(|(&c, &f)| if f == b'd' { c.is_ascii_digit() } else { c == f })
+    {
+        return false;
+    }
+    let n = |from: usize, to: usize| text[from..to].parse::<u32>().unwrap_or(u32::MAX);
+    let (year, month, day) = (n(0, 4), n(5, 7), n(8, 10));
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        1..=12 => 31,
+        _ => 0,
+    };
+    (1..=days).contains(&day) && n(11, 13) < 24 && n(14, 16) < 60 && n(17, 19) < 60
 }
 
 /// `rows` as CSV lines of the records file, after the header line when `header`.
@@ -227,6 +262,20 @@ pub enum RecordMismatch {
     /// The deal is not a deal of the stated deck.
     #[error("the deal is not a {0}-card deal of C={1} V={2}")]
     NotADeal(usize, usize, usize),
+    /// The deal holds the stated deck, split otherwise than a deal (⌊N/2⌋ cards to the first
+    /// player).
+    #[error(
+        "{first}/{second} is not a deal's split: a deal of {} cards is split {}/{}",
+        first + second,
+        (first + second) / 2,
+        (first + second).div_ceil(2)
+    )]
+    Split {
+        /// Cards of the first hand.
+        first: usize,
+        /// Cards of the second hand.
+        second: usize,
+    },
     /// The game does not end.
     #[error("the deal does not end: it loops ({0})")]
     Loops(String),
@@ -239,8 +288,12 @@ pub enum RecordMismatch {
 /// first player) whose game ends after exactly the stated tricks and cards.
 pub fn check_row(row: &RecordRow) -> Result<(), RecordMismatch> {
     let spec = row.spec;
-    if row.deal.check_deck(spec).is_err() || !row.deal.is_deal() {
+    if row.deal.check_deck(spec).is_err() {
         return Err(RecordMismatch::NotADeal(spec.cards(), spec.colours(), spec.values()));
+    }
+    if !row.deal.is_deal() {
+        let (first, second) = (row.deal.first().len(), row.deal.second().len());
+        return Err(RecordMismatch::Split { first, second });
     }
     let bytes = [row.deal.first(), row.deal.second()].concat();
     let r = replay(&bytes, row.methods);

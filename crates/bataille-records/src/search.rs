@@ -93,9 +93,12 @@ pub enum RecordsError {
     /// A deck too small to move cards in.
     #[error("the deck has {0} cards: a record search needs at least 2")]
     TinyDeck(usize),
-    /// An annealing parameter is out of range.
-    #[error("invalid annealing schedule: {0}")]
-    Anneal(String),
+    /// An epoch of no iteration.
+    #[error("--epoch must be at least 1 iteration, got 0")]
+    NoEpoch,
+    /// Temperatures out of range: the start and the end.
+    #[error("invalid annealing temperatures {0} and {1}: expected a start ≥ an end > 0")]
+    Anneal(String, String),
     /// A saved state does not belong to this search.
     #[error("the checkpoint belongs to another search: {0}")]
     Mismatch(String),
@@ -134,11 +137,11 @@ impl Config {
             return Err(RecordsError::TinyDeck(self.spec.cards()));
         }
         let a = self.anneal;
-        if a.epoch == 0 || !(a.t_start > 0.0 && a.t_end > 0.0 && a.t_end <= a.t_start) {
-            return Err(RecordsError::Anneal(format!(
-                "epoch {} (≥ 1), temperatures {} ≥ {} > 0",
-                a.epoch, a.t_start, a.t_end
-            )));
+        if a.epoch == 0 {
+            return Err(RecordsError::NoEpoch);
+        }
+        if !(a.t_start > 0.0 && a.t_end > 0.0 && a.t_end <= a.t_start) {
+            return Err(RecordsError::Anneal(a.t_start.to_string(), a.t_end.to_string()));
         }
         Ok(())
     }

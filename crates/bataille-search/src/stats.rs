@@ -26,6 +26,8 @@
 
 use std::collections::BTreeMap;
 
+use bataille_engine::position::quoted;
+
 use crate::game::{CycleInfo, DealOutcome, DealRecord};
 
 /// How a finished game ended.
@@ -212,7 +214,7 @@ impl Measure {
 
 /// Why a text is not a [`Measure`] name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid measure {name:?}: expected tricks or cards")]
+#[error("invalid measure {}: expected tricks or cards", quoted(.name))]
 pub struct MeasureError {
     name: String,
 }

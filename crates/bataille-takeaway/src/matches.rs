@@ -37,7 +37,7 @@ pub enum RuleError {
     #[error("the first move must allow at least 1 match, not {0}")]
     ZeroFirstMove(u32),
     /// A rule written in an unknown way.
-    #[error("cannot read the rule {0:?}: expected a form like 2n, 3n, kn, n+1 or 2n+1")]
+    #[error("cannot read the rule {}: expected a form like 2n, 3n, kn, n+1 or 2n+1", quoted(.0))]
     Syntax(String),
     /// A table larger than the crate accepts.
     #[error("a table of {requested} matches is larger than the limit of {limit}")]
@@ -160,6 +160,16 @@ impl FromStr for Rule {
             None => return Err(err()),
         };
         Rule::new(k, q)
+    }
+}
+
+/// `text` quoted for an error message, cut after 80 characters (with its length) so that a
+/// huge bad input does not flood the terminal: the form of `bataille_engine::position::quoted`,
+/// which this crate does not depend on.
+fn quoted(text: &str) -> String {
+    match text.char_indices().nth(80) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}… ({} bytes in all)", &text[..cut], text.len()),
     }
 }
 

@@ -15,6 +15,7 @@ use bataille_engine::{Card, Limits, Method, Methods, NoRandom, Outcome, Position
 use bataille_search::Shard;
 use clap::Args;
 
+use crate::checks::shown;
 use crate::output::{prepare_file_output, write_atomic};
 
 /// Flags of `bataille aligned blocks`.
@@ -238,14 +239,14 @@ fn range(text: &str, what: &str) -> Result<std::ops::RangeInclusive<usize>> {
     let parse = |t: &str| {
         t.trim()
             .parse::<usize>()
-            .with_context(|| format!("{what} must be a number or a..b, got {text:?}"))
+            .with_context(|| format!("{what} must be a number or a..b, got {}", shown(text)))
     };
     let (a, b) = match text.split_once("..") {
         Some((a, b)) => (parse(a)?, parse(b)?),
         None => (parse(text)?, parse(text)?),
     };
     if a == 0 || a > b {
-        bail!("{what} must be a range of positive numbers a..b with a ≤ b, got {text:?}");
+        bail!("{what} must be a range of positive numbers a..b with a ≤ b, got {}", shown(text));
     }
     Ok(a..=b)
 }

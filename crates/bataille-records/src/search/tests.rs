@@ -181,10 +181,43 @@ fn records_file_rows_read_as_written() {
         ("2,3,natural,", "0,3,natural,", "line 2: invalid deck C=0 V=3"),
         ("[3, 1, 2]", "[3, 1, 2", "line 2: invalid deal \"[3, 1, 2 / [2, 3, 1]\""),
         (",-,", ",x,", "line 2: invalid seed \"x\""),
+        ("2026-01-01T00:00:00Z", "not a date", "line 2: invalid date \"not a date\": expected"),
+        ("2026-01-01T00:00:00Z", "2026-01-01", "line 2: invalid date \"2026-01-01\""),
+        ("2026-01-01T00:00:00Z", "2026-02-29T00:00:00Z", "line 2: invalid date"),
+        ("2026-01-01T00:00:00Z", "2026-01-01T24:00:00Z", "line 2: invalid date"),
+        ("2026-01-01T00:00:00Z", "2026-01-01 00:00:00Z", "line 2: invalid date"),
     ] {
         let e = parse_records(&body.replace(from, to)).unwrap_err().to_string();
         assert!(e.starts_with(message), "{e}");
     }
+    for date in ["2024-02-29T23:59:59Z", "2000-12-31T00:00:00Z", "2026-11-21T09:54:40Z"] {
+        assert!(parse_records(&body.replace("2026-01-01T00:00:00Z", date)).is_ok(), "{date}");
+    }
+}
+
+#[test]
+fn a_deal_split_otherwise_is_named_by_its_split() {
+    // The five cards of C=1 V=5, split 1/4: the deck is right, the split is not a deal's.
+    let spec = DeckSpec::new(1, 5).unwrap();
+    let natural = Methods::both(Method::Natural);
+    let row = record_row(spec, natural, 3, 3, "[1] / [2, 3, 4, 5]".parse().unwrap());
+    let e = check_row(&row).unwrap_err();
+    assert_eq!(e, RecordMismatch::Split { first: 1, second: 4 });
+    assert_eq!(e.to_string(), "1/4 is not a deal's split: a deal of 5 cards is split 2/3");
+    let even = record_row(
+        DeckSpec::new(2, 3).unwrap(),
+        natural,
+        3,
+        3,
+        "[1] / [1, 2, 2, 3, 3]".parse().unwrap(),
+    );
+    assert_eq!(
+        check_row(&even).unwrap_err().to_string(),
+        "1/5 is not a deal's split: a deal of 6 cards is split 3/3"
+    );
+    // Cards of another deck are still "not a deal of the deck".
+    let other = record_row(spec, natural, 3, 3, "[1, 2] / [3, 4, 6]".parse().unwrap());
+    assert!(matches!(check_row(&other), Err(RecordMismatch::NotADeal(5, 1, 5))));
 }
 
 #[test]
@@ -244,8 +277,13 @@ fn bad_configurations() {
     assert!(matches!(random.validate(), Err(RecordsError::RandomMethod(_))));
     let tiny = Config { spec: DeckSpec::new(1, 1).unwrap(), ..c.clone() };
     assert_eq!(tiny.validate(), Err(RecordsError::TinyDeck(1)));
-    let hot = Config { anneal: Anneal { t_end: 1.0, ..c.anneal }, ..c };
-    assert!(matches!(hot.validate(), Err(RecordsError::Anneal(_))));
+    let hot = Config { anneal: Anneal { t_end: 1.0, ..c.anneal }, ..c.clone() };
+    assert!(matches!(hot.validate(), Err(RecordsError::Anneal(..))));
+    // An epoch of 0 is refused for itself: the temperatures, which the user did not give, are
+    // not mentioned.
+    let still = Config { anneal: Anneal { epoch: 0, ..c.anneal }, ..c };
+    assert_eq!(still.validate(), Err(RecordsError::NoEpoch));
+    assert!(!RecordsError::NoEpoch.to_string().contains("temperature"));
 }
 
 #[test]
