@@ -488,7 +488,7 @@ fn csv_damaged(valid: String) -> impl Strategy<Value = String> {
                 let mut v = valid.clone().into_bytes();
                 if !v.is_empty() {
                     let at = cut % v.len();
-                    v[at] ^= 1 << (j % 7);
+                    v[at] ^= 1 << (j % 8);
                 }
                 String::from_utf8_lossy(&v).into_owned()
             }
@@ -525,16 +525,17 @@ fn solver_resume_files_read_or_refuse() {
     let questions: [(&str, Vec<&str>, &[&str]); 2] = [
         (
             "cycles",
+            // (C=1 V=5 has two loops, each turning 6 cards.)
             vec![
                 "cycles",
                 "solve",
                 "-c",
-                "4",
+                "1",
                 "-v",
-                "3",
+                "5",
                 "--cards",
                 "--max-period",
-                "8",
+                "10",
                 "--all",
                 "--split",
                 "--threads",

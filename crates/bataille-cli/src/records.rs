@@ -26,7 +26,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -192,7 +191,7 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let ties = format!("tricks of at most {} ties", args.max_ties);
     // The longest deal found by each measure: (deal, tricks, cards) of its whole game.
-    let (found, complete, ties_cut) = if args.whole_game {
+    let (found, complete, ties_cut, stopped) = if args.whole_game {
         let positions = r.tricks / args.every + 1;
         let progress =
             UnitsProgress::counting("records extend", positions, "positions of the game");
@@ -220,7 +219,7 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
             e.visited,
             started.elapsed().as_secs_f64()
         );
-        ([e.by_tricks, e.by_cards], e.complete, e.ties_cut)
+        ([e.by_tricks, e.by_cards], e.complete, e.ties_cut, e.stopped)
     } else {
         let progress = UnitsProgress::counting("records extend", args.budget, "positions");
         let e = backward::extend_watched(
@@ -248,7 +247,7 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
         );
         let whole =
             |f: Option<(Position, u64, u64)>| f.map(|(d, t, c)| (d, r.tricks + t, r.cards + c));
-        ([whole(e.by_tricks), whole(e.by_cards)], e.complete, e.ties_cut)
+        ([whole(e.by_tricks), whole(e.by_cards)], e.complete, e.ties_cut, e.stopped)
     };
     let mut rows = Vec::new();
     let mut command =
@@ -311,7 +310,6 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
             },
         });
     }
-    let stopped = stop.load(Ordering::Relaxed);
     if rows.is_empty() && stopped {
         println!("stopped: no longer game found before the stop (nothing is claimed)");
     } else if rows.is_empty() {

@@ -430,7 +430,10 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     // line edited, is refused).
     if args.run.resume {
         let kept = Kept { rows: &rows, parts: &parts, known: &known, first, last, counted };
-        kept.check_formulas(&args.run.out, &question, args.threads.unwrap_or(0))?;
+        // (One formula at a time, as a whole period is solved; with --split, as many as parts
+        // are solved at once.)
+        let threads = if args.split { args.threads.unwrap_or(0) } else { 1 };
+        kept.check_formulas(&args.run.out, &question, threads)?;
     }
     // Nothing left to solve (every period decided, the search stopped at its loop before, or
     // the first period not decided is undecided at this time limit already): the files stay
@@ -473,8 +476,14 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             break;
         }
         let q = question(period);
-        let blocked: Vec<Found> =
-            if args.max_period.is_some() { known.clone() } else { Vec::new() };
+        // With --max-period, the loops of the periods before (not those of this period that
+        // parts kept from an earlier run found: each part blocks only its own, so that a part
+        // solved again is the formula it would have been in one run).
+        let blocked: Vec<Found> = if args.max_period.is_some() {
+            known.iter().filter(|f| counted.of(f) < u64::from(period)).cloned().collect()
+        } else {
+            Vec::new()
+        };
         let verdict = if let Some(pool) = &pool {
             let ctx = SplitRun { args: &args, header: &header, settings: &settings, pool };
             ctx.period(&q, &blocked, &mut rows, &mut parts, &mut known)?
@@ -683,10 +692,12 @@ impl Kept<'_> {
             .collect()
     }
 
-    /// Checks that each period and part kept with a formula of its own (a `cnf_sha256`) was
-    /// solved for `question`'s: the variables and clauses of the formula rebuilt with its
-    /// loops blocked ([`bataille_sat::formula_size`]) are those of its row. The formulas are
-    /// built on `threads` threads (0: one per core).
+    /// Checks that each period and part kept was solved for `question`'s formula: the
+    /// variables and clauses of the formula rebuilt with its loops blocked
+    /// ([`bataille_sat::formula_size`]) are those of its row. Every part, and every period
+    /// but a split one (whose row sums its parts and has no formula hash), has a formula of
+    /// its own: a row without its `cnf_sha256` is refused, unless its period has parts kept.
+    /// The formulas are built on `threads` threads (0: one per core).
     fn check_formulas(
         &self,
         out: &Path,
@@ -697,8 +708,19 @@ impl Kept<'_> {
         type Job<'b> = (&'static str, String, Question, [&'b str; 2], Vec<&'b Found>);
         let mut jobs: Vec<Job<'_>> = Vec::new();
         let sha = INSTANCES_HEADER.split(',').position(|c| c == "cnf_sha256").expect("a column");
+        let no_hash = |file: &str, what: &str| {
+            anyhow::anyhow!(
+                "--resume: {}: {what} has no cnf_sha256, the hash of the formula it was solved \
+                 for: the files do not agree (start again with --replace)",
+                out.join(file).display()
+            )
+        };
         for (p, _, line) in self.rows {
             let f: Vec<&str> = line.split(',').collect();
+            let split = self.parts.iter().any(|r| r.period == *p);
+            if f.get(sha + 1).is_none_or(|h| h.is_empty()) && !split {
+                return Err(no_hash("instances.csv", &label(self.counted, *p)));
+            }
             if f.get(sha + 1).is_some_and(|h| !h.is_empty()) {
                 let what = label(self.counted, *p);
                 jobs.push((
@@ -712,18 +734,13 @@ impl Kept<'_> {
         }
         for r in self.parts {
             let f: Vec<&str> = r.line.split(',').collect();
-            if f.get(sha + 2).is_some_and(|h| !h.is_empty()) {
-                let what =
-                    format!("{}, smallest hand {}", label(self.counted, r.period), r.first_hand);
-                let q = Question { first_hand: Some(r.first_hand), ..question(r.period) };
-                jobs.push((
-                    "parts.csv",
-                    what,
-                    q,
-                    [f[5], f[6]],
-                    self.blocked(r.period, Some(r.first_hand)),
-                ));
+            let what = format!("{}, smallest hand {}", label(self.counted, r.period), r.first_hand);
+            if f.get(sha + 2).is_none_or(|h| h.is_empty()) {
+                return Err(no_hash("parts.csv", &what));
             }
+            let q = Question { first_hand: Some(r.first_hand), ..question(r.period) };
+            let blocked = self.blocked(r.period, Some(r.first_hand));
+            jobs.push(("parts.csv", what, q, [f[5], f[6]], blocked));
         }
         let threads = if threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())

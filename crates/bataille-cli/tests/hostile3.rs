@@ -234,6 +234,24 @@ fn outputs_inside_another_runs_directory_are_refused() {
         &["aligned", "blocks", "--cards", "8", "--out", s(&held.join("blocks.csv"))],
         &["the output file", "inside", &pid],
     );
+    // A path through `..` is resolved: a directory beside the held one is not inside it.
+    let beside = crate::hostile::bin()
+        .current_dir(&held)
+        .args(["explore", "-c", "4", "-v", "4", "--random", "1000", "--out", "../beside"])
+        .output()
+        .unwrap();
+    assert!(beside.status.success(), "{}", String::from_utf8_lossy(&beside.stderr));
+    // A lock file that is a FIFO (or another user's) does not hold a directory, nor hang the run.
+    let fifo = dir.join("fifo");
+    fs::create_dir_all(&fifo).unwrap();
+    let name = std::ffi::CString::new(s(&fifo.join(".bataille.lock"))).unwrap();
+    // SAFETY: mkfifo(3) on a NUL-terminated path the test owns.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    let out = fifo.join("sub");
+    let mut child =
+        spawn_quiet(&["explore", "-c", "4", "-v", "4", "--random", "1000", "--out", s(&out)]);
+    let status = wait_at_most(&mut child, Duration::from_secs(60)).expect("no hang");
+    assert!(status.success());
     first.kill().unwrap();
     first.wait().unwrap();
     // Once that run is gone, its directory is a directory like any other.
@@ -260,4 +278,50 @@ fn the_time_limit_counts_the_solver_and_the_rest_is_reported() {
         let o = run_ok(&again.concat());
         assert!(o.contains("nothing left to solve"), "{o}");
     }
+}
+
+// 3b. A split period cut short after a part that found loops: the parts solved again on resume
+// block only their own loops, so they are the formulas a run without a stop solves, and the
+// next resume keeps them (C=1 V=5: two loops turning 6 cards, both in the part of smallest hand
+// 2). A row whose formula hash is emptied is refused rather than left unchecked.
+#[test]
+fn a_split_period_cut_after_a_part_with_loops_resumes_and_is_kept() {
+    let dir = scratch!("split-loops");
+    let solve = ["cycles", "solve", "-c", "1", "-v", "5", "--cards", "--max-period", "10"];
+    let flags = ["--all", "--split", "--threads", "1"];
+    let fresh = dir.join("fresh");
+    run_ok(&[&solve[..], &flags[..], &["--out", s(&fresh)]].concat());
+    // What a kill right after part (6 cards, smallest hand 2) leaves.
+    let cut = dir.join("cut");
+    fs::create_dir_all(&cut).unwrap();
+    for f in ["metadata.csv", "cycles.csv"] {
+        fs::copy(fresh.join(f), cut.join(f)).unwrap();
+    }
+    let keep = |f: &str, row: &dyn Fn(&[&str]) -> bool| {
+        let text = fs::read_to_string(fresh.join(f)).unwrap();
+        let mut lines = text.lines();
+        let mut out = format!("{}\n", lines.next().unwrap());
+        for l in lines.filter(|l| row(&l.split(',').collect::<Vec<_>>())) {
+            out += &format!("{l}\n");
+        }
+        fs::write(cut.join(f), out).unwrap();
+    };
+    let n = |x: &str| x.parse::<u32>().unwrap();
+    keep("instances.csv", &|r| n(r[0]) < 6);
+    keep("parts.csv", &|r| n(r[0]) < 6 || (n(r[0]) == 6 && n(r[1]) == 2));
+    assert!(fs::read_to_string(cut.join("parts.csv")).unwrap().contains("\n6,2,false,complete,2,"));
+    run_ok(&[&solve[..], &flags[..], &["--out", s(&cut), "--resume"]].concat());
+    for f in ["instances.csv", "parts.csv"] {
+        assert_eq!(rows_without_times(&cut.join(f)), rows_without_times(&fresh.join(f)), "{f}");
+    }
+    let o = run_ok(&[&solve[..], &flags[..], &["--out", s(&cut), "--resume"]].concat());
+    assert!(o.contains("nothing left to solve"), "{o}");
+    // The formula hash of a part emptied, with the question line edited: refused.
+    let text = fs::read_to_string(cut.join("parts.csv")).unwrap();
+    let sha = text.lines().nth(1).unwrap().split(',').nth(13).unwrap().to_string();
+    fs::write(cut.join("parts.csv"), text.replacen(&sha, "", 1)).unwrap();
+    refused(
+        &[&solve[..], &flags[..], &["--out", s(&cut), "--resume"]].concat(),
+        &["parts.csv", "has no cnf_sha256"],
+    );
 }

@@ -206,10 +206,11 @@ fn report(inst: &AlignedInstance) {
         ),
         _ => println!(
             "{r} rounds: {} after {:.1} s in the solver ({size}; {} cycles of rounds found so \
-             far): nothing is claimed",
+             far; {}): nothing is claimed",
             if inst.verdict == Verdict::Stopped { "stopped" } else { "UNDECIDED" },
             inst.solve_seconds,
-            inst.found.len()
+            inst.found.len(),
+            crate::solve::outside_the_limit(inst.build_seconds, inst.load_seconds)
         ),
     }
 }
@@ -360,7 +361,11 @@ fn check_formulas(args: &SolveArgs, rows: &[Row], found: &[BlockCycle]) -> Resul
     for (rounds, _, line) in rows {
         let f: Vec<&str> = line.split(',').collect();
         if f.get(sha).is_none_or(|h| h.is_empty()) {
-            continue;
+            bail!(
+                "--resume: {}: {rounds} rounds has no cnf_sha256, the hash of the formula it was \
+                 solved for: the files do not agree (start again with --replace)",
+                args.run.out.join("instances.csv").display()
+            );
         }
         let q = AlignedQuestion {
             cards: args.cards,

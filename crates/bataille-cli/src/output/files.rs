@@ -493,37 +493,70 @@ fn missing_dir(dir: &Path) -> String {
 }
 
 /// Refuses `path` (`what` names it) when it lies inside a directory that another bataille run
-/// holds: one whose lock file ([`LOCK_NAME`]) is locked by another process. The directories
-/// looked at are those above `path` (and `path` itself, for an output directory), but `mine`,
-/// this run's own output directory, which it locks itself.
+/// holds: one whose lock file ([`LOCK_NAME`], a regular file of this user's) is locked by
+/// another process. The directories looked at are those above `path`, as the file system
+/// resolves them (`..` and symbolic links followed), but `mine`, this run's own output
+/// directory, which it locks itself.
 fn check_not_held(what: &str, path: &Path, mine: Option<&Path>) -> Result<()> {
-    let absolute = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf())
+    // The deepest directory above `path` that exists, resolved (the rest holds no lock yet).
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let Some(existing) = parent.ancestors().find_map(|d| {
+        let d = if d.as_os_str().is_empty() { Path::new(".") } else { d };
+        fs::canonicalize(d).ok()
+    }) else {
+        return Ok(());
     };
-    for dir in absolute.ancestors().skip(1) {
+    for dir in existing.ancestors() {
         if mine.is_some_and(|m| same_dir(dir, m)) {
             continue;
         }
-        let lock = dir.join(LOCK_NAME);
-        let Ok(mut file) = fs::File::open(&lock) else { continue };
+        if let Some(pid) = held_by_another(&dir.join(LOCK_NAME)) {
+            let who = if pid.is_empty() { String::new() } else { format!(" (pid {pid})") };
+            bail!(
+                "{what} {} is inside {}, the output directory of another bataille run{who}: it \
+                 would write over that run's files; choose a place outside it",
+                path.display(),
+                dir.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Whether the lock file `lock` is held by another process (its pid, as the file says), read
+/// without waiting: only a regular file owned by this user counts (not a FIFO, which would
+/// block, nor a file another user left to block every run beneath it).
+fn held_by_another(lock: &Path) -> Option<String> {
+    let meta = fs::symlink_metadata(lock).ok()?;
+    if !meta.file_type().is_file() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        if meta.uid() != unsafe { libc::geteuid() } {
+            return None;
+        }
+        // (Read and write: an exclusive lock on a file opened for reading only fails on NFS.)
+        let mut file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+            .open(lock)
+            .ok()?;
+        // (Closing the file releases a lock taken here at once.)
         if try_lock(&file) {
-            // (Closing the file releases the lock at once.)
-            continue;
+            return None;
         }
         let mut pid = String::new();
         let _ = std::io::Read::read_to_string(&mut file, &mut pid);
-        let pid = pid.trim();
-        let who = if pid.is_empty() { String::new() } else { format!(" (pid {pid})") };
-        bail!(
-            "{what} {} is inside {}, the output directory of another bataille run{who}: it \
-             would write over that run's files; choose a place outside it",
-            path.display(),
-            dir.display()
-        );
+        Some(pid.trim().chars().take(20).collect())
     }
-    Ok(())
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 /// Whether `a` is the file `b`, or one written beside it (its temporary file, its lock).
