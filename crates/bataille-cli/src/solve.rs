@@ -86,9 +86,9 @@ impl SolveArgs {
 /// The flags every solver command shares: time, proofs, output directory.
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// Seconds of solver time each period may take (all its solver calls; each part of a split
-    /// period); a period not decided in time is reported as undecided, and the search stops
-    /// there. Building the formula and loading it into the solver are not counted (the report
+    /// Seconds of solver time each period may take (all its solver calls; with `cycles solve
+    /// --split`, each part); a period not decided in time is reported as undecided, and the
+    /// search stops there. Building the formula and loading it into the solver are not counted (the report
     /// gives their seconds).
     #[arg(long, value_name = "SECONDS", value_parser = crate::checks::seconds)]
     pub time_limit: Option<Duration>,

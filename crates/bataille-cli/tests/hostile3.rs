@@ -325,3 +325,78 @@ fn a_split_period_cut_after_a_part_with_loops_resumes_and_is_kept() {
         &["parts.csv", "has no cnf_sha256"],
     );
 }
+
+// 8. A question of deals concludes about loops through a deal, not about every loop.
+#[test]
+fn the_conclusion_of_a_question_of_deals_says_so() {
+    let dir = scratch!("deals");
+    let o = run_ok(&[
+        "cycles",
+        "solve",
+        "-c",
+        "1",
+        "-v",
+        "5",
+        "--cards",
+        "--deals",
+        "--max-period",
+        "6",
+        "--all",
+        "--out",
+        s(&dir.join("out")),
+    ]);
+    assert!(
+        o.contains("certified: every loop through a deal whose turn takes 1 to 6 cards per player"),
+        "{o}"
+    );
+}
+
+// Smaller points: `cycles ancestors` and `records extend --whole-game` stopped by a signal
+// report what they found so far, within a second, and exit 130.
+#[test]
+fn backward_walks_stop_on_a_signal_and_report() {
+    // A position on one of the C=4 V=8 loops random deals met: its tree takes minutes.
+    let spec = CensusSpec::new(DeckSpec::new(4, 8).unwrap(), Method::Natural).unwrap();
+    let deal: Position = "[6, 5, 1, 8, 1, 5, 7, 6, 4, 2, 8, 3, 5, 3, 6, 7] / [4, 2, 3, 6, 8, 2, 4, 2, 7, 7, 1, 3, 5, 4, 8, 1]"
+        .parse()
+        .unwrap();
+    let on_loop = Found::of_loop(&deal, spec.methods()).unwrap().position().to_string();
+    // The best optimized 52-card deal known: 5958 tricks, each position searched backwards.
+    let record = "[3, 10, 12, 13, 2, 13, 6, 4, 2, 9, 4, 7, 1, 8, 9, 3, 4, 3, 5, 2, 1, 5, 7, 11, 1, 3] / [11, 5, 9, 2, 1, 13, 10, 5, 6, 11, 7, 13, 8, 9, 10, 4, 12, 11, 7, 8, 6, 6, 8, 12, 12, 10]";
+    let runs: [(&[&str], &str); 2] = [
+        (
+            &["cycles", "ancestors", &on_loop, "-c", "4", "-v", "8"],
+            "INCOMPLETE: stopped by the request",
+        ),
+        (
+            &[
+                "records",
+                "extend",
+                record,
+                "-m",
+                "optimized",
+                "--whole-game",
+                "--budget",
+                "1000000",
+            ],
+            "STOPPED by the request",
+        ),
+    ];
+    for (args, said) in runs {
+        let mut child = crate::hostile::bin()
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        signal(child.id(), libc::SIGTERM);
+        let stopped = Instant::now();
+        let status = wait_at_most(&mut child, Duration::from_secs(30)).expect("stopped");
+        assert!(stopped.elapsed() < Duration::from_secs(2), "{args:?}: {:?}", stopped.elapsed());
+        assert_eq!(status.code(), Some(130), "{args:?}");
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+        assert!(out.contains(said), "{args:?}: {out}");
+    }
+}
