@@ -13,7 +13,7 @@ use crate::hostile::{
 use crate::support::{stderr, stdout, text};
 
 /// Waits until `path` exists (a run has started and locked its outputs).
-fn wait_for(path: &std::path::Path) {
+pub(crate) fn wait_for(path: &std::path::Path) {
     let started = Instant::now();
     while !path.exists() {
         assert!(started.elapsed() < Duration::from_secs(30), "no {} after 30 s", path.display());

@@ -8,16 +8,8 @@ use bataille_cycles::census::{CensusSpec, CensusState, Found};
 use bataille_engine::{DeckSpec, Method, Position};
 use bataille_search::Shard;
 
+use crate::faults::wait_for;
 use crate::hostile::{refused, run_ok, s, spawn_quiet, wait_at_most};
-
-/// Waits until `path` exists, at most 60 s.
-fn wait_for(path: &std::path::Path) {
-    let started = Instant::now();
-    while !path.exists() {
-        assert!(started.elapsed() < Duration::from_secs(60), "no {} after 60 s", path.display());
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 /// Sends `signal` to the child `pid`.
 fn signal(pid: u32, signal: i32) {
