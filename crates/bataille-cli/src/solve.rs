@@ -88,8 +88,8 @@ impl SolveArgs {
 pub(crate) struct RunArgs {
     /// Seconds of solver time each period may take (all its solver calls; with `cycles solve
     /// --split`, each part); a period not decided in time is reported as undecided, and the
-    /// search stops there. Building the formula and loading it into the solver are not counted (the report
-    /// gives their seconds).
+    /// search stops there. Building the formula and loading it into the solver are not
+    /// counted (the report gives their seconds).
     #[arg(long, value_name = "SECONDS", value_parser = crate::checks::seconds)]
     pub time_limit: Option<Duration>,
     /// Keep each period's CNF and proof in --out/proofs; otherwise only their SHA-256 and
