@@ -38,7 +38,7 @@ use bataille_cycles::blocks::{self, BlockCycle};
 use bataille_engine::{Card, Position};
 
 use crate::cnf::{Cnf, FALSE, Lit, TRUE};
-use crate::encode::MAX_CLAUSES;
+use crate::question::MAX_CLAUSES;
 use crate::solve::{Fresh, Settings, SolveError, Solved, drive};
 
 /// The largest deck: 64 cards, hands of 32.
@@ -103,6 +103,12 @@ pub enum AlignedError {
         /// [`MAX_CLAUSES`].
         limit: f64,
     },
+}
+
+impl From<AlignedError> for SolveError {
+    fn from(e: AlignedError) -> SolveError {
+        SolveError::Refused(Box::new(e))
+    }
 }
 
 impl AlignedQuestion {

@@ -23,6 +23,11 @@ const PAD: Lit = 2;
 /// The literal that is always false.
 pub const FALSE: Lit = -1;
 
+/// The value of literal `l` in a model (`value(x)` is the value of variable x).
+pub(crate) fn lit_value(l: Lit, value: &mut impl FnMut(Lit) -> bool) -> bool {
+    if l > 0 { value(l) } else { !value(-l) }
+}
+
 /// A formula: its variables and its clauses, in the order they were added.
 #[derive(Debug, Clone)]
 pub struct Cnf {

@@ -12,11 +12,17 @@
 //! So a complete answer for period P reads: every position that comes back after P tricks
 //! lies on one of the loops found, and the proof says there is no other. An answer cut by
 //! the time limit claims nothing.
+//!
+//! Crate layout, each module importing only those before it: [`question`] (what is asked),
+//! [`cnf`] (formulas), `stream` (the formula of periods counted in cards), [`encode`] (the
+//! trick formula, and the size check of both), [`lrat`] (the proof checker), [`solve`]
+//! (driving the solver, a period of `cycles solve`), [`aligned`] (the aligned questions).
 
 pub mod aligned;
 pub mod cnf;
 pub mod encode;
 pub mod lrat;
+pub mod question;
 pub mod solve;
 mod stream;
 
@@ -24,7 +30,8 @@ pub use aligned::{
     AlignedEncoding, AlignedError, AlignedInstance, AlignedQuestion, aligned_formula_size,
     aligned_stem, solve_aligned,
 };
-pub use encode::{Counted, Encoding, Question, QuestionError};
+pub use encode::Encoding;
+pub use question::{Counted, Question, QuestionError};
 pub use solve::{
     Certificate, Config, Found, Instance, Settings, SolveError, Solved, Verdict, formula_size,
     solve, solver_version,

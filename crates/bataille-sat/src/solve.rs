@@ -15,8 +15,9 @@ use cadical_sys::{CaDiCal, Status, Terminator};
 use sha2::{Digest, Sha256};
 
 use crate::cnf::{Cnf, Lit};
-use crate::encode::{Encoding, Question, QuestionError};
+use crate::encode::Encoding;
 use crate::lrat::{self, Checked, LratError};
+use crate::question::{Counted, Question, QuestionError};
 
 /// A loop found by the solver and replayed by the engine.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +32,16 @@ pub struct Found {
     pub period_cards: u64,
     /// Every position of the loop, and their mirrors when swapping players is a symmetry.
     pub positions: Vec<Position>,
+}
+
+impl Counted {
+    /// A loop's period in this unit.
+    pub fn of(self, found: &Found) -> u64 {
+        match self {
+            Counted::Tricks => found.period_tricks,
+            Counted::Cards => found.period_cards,
+        }
+    }
 }
 
 /// How one period came out.
@@ -130,9 +141,9 @@ pub enum SolveError {
     /// The question is refused.
     #[error(transparent)]
     Question(#[from] QuestionError),
-    /// The aligned question is refused.
+    /// Another question (an aligned one, [`crate::aligned::AlignedError`]) is refused.
     #[error(transparent)]
-    Aligned(#[from] crate::aligned::AlignedError),
+    Refused(Box<dyn std::error::Error + Send + Sync>),
     /// A file could not be written or read (the cause is the error's source, which a report of
     /// the whole chain prints after it).
     #[error("{what}")]
@@ -274,8 +285,8 @@ pub fn file_names(q: &Question) -> (String, String) {
 
 fn stem(q: &Question) -> String {
     let whole = match q.counted {
-        crate::Counted::Tricks => format!("period-{}", q.period),
-        crate::Counted::Cards => format!("cards-{}", q.period),
+        Counted::Tricks => format!("period-{}", q.period),
+        Counted::Cards => format!("cards-{}", q.period),
     };
     match q.first_hand {
         Some(l) => format!("{whole}-hand-{l}"),

@@ -65,8 +65,8 @@
 
 use bataille_engine::{Card, Method, Position};
 
-use crate::cnf::{Cnf, FALSE, Lit, TRUE};
-use crate::encode::{Question, lit_value};
+use crate::cnf::{Cnf, FALSE, Lit, TRUE, lit_value};
+use crate::question::Question;
 
 /// A card in the order encoding: `ge[v − 1]` is "value ≥ v" (`ge[0]` is true).
 type Slot = Vec<Lit>;
