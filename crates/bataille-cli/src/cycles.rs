@@ -365,7 +365,7 @@ fn cycles_csv(rows: &[Row]) -> String {
             if r.aligned.is_some() { "yes" } else { "no" },
             r.aligned.as_deref().unwrap_or(""),
             r.deals,
-            !r.walked.budget_hit && !r.walked.stopped,
+            r.walked.complete(),
             r.ancestors
         );
     }
@@ -383,8 +383,7 @@ fn summary(spec: CensusSpec, state: &CensusState, rows: &[Row]) -> Vec<(&'static
     periods.sort_unstable();
     periods.dedup();
     let reached = rows.iter().filter(|r| r.deals > 0).count();
-    let unreached =
-        rows.iter().filter(|r| r.deals == 0 && !r.walked.budget_hit && !r.walked.stopped).count();
+    let unreached = rows.iter().filter(|r| r.deals == 0 && r.walked.complete()).count();
     vec![
         ("deck", deck.to_string()),
         ("method", spec.method().to_string()),

@@ -697,7 +697,7 @@ impl Kept<'_> {
     /// ([`bataille_sat::formula_size`]) are those of its row. Every part, and every period
     /// but a split one (whose row sums its parts and has no formula hash), has a formula of
     /// its own: a row without its `cnf_sha256` is refused, unless its period has parts kept.
-    /// The formulas are built on `threads` threads (0: one per core).
+    /// The formulas are built on a pool of `threads` threads (0: one per core).
     fn check_formulas(
         &self,
         out: &Path,
@@ -742,44 +742,27 @@ impl Kept<'_> {
             let blocked = self.blocked(r.period, Some(r.first_hand));
             jobs.push(("parts.csv", what, q, [f[5], f[6]], blocked));
         }
-        let threads = if threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            threads
-        };
-        let next = AtomicU64::new(0);
+        // (The index keeps the first refusal the one of the first row, whatever thread met it.)
+        let jobs: Vec<(usize, Job<'_>)> = jobs.into_iter().enumerate().collect();
         let errors: Mutex<Vec<(usize, anyhow::Error)>> = Mutex::new(Vec::new());
-        std::thread::scope(|scope| {
-            for _ in 0..threads.min(jobs.len()) {
-                scope.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-                        let Some((file, what, q, [vars, clauses], loops)) = jobs.get(i) else {
-                            break;
-                        };
-                        let error = match bataille_sat::formula_size(q, loops) {
-                            Err(e) => Some(anyhow::Error::from(e)),
-                            Ok((v, c))
-                                if (v.to_string(), c.to_string())
-                                    == (vars.to_string(), clauses.to_string()) =>
-                            {
-                                None
-                            }
-                            Ok((v, c)) => Some(anyhow::anyhow!(
-                                "--resume: {}: {what} was solved for a formula of {vars} \
-                                 variables and {clauses} clauses, where this question's has {v} \
-                                 and {c}: the row is another question's (start again with \
-                                 --replace)",
-                                out.join(file).display()
-                            )),
-                        };
-                        if let Some(e) = error {
-                            errors.lock().unwrap_or_else(PoisonError::into_inner).push((i, e));
-                        }
-                    }
-                });
-            }
-        });
+        Pool::new(threads)?.for_each_in_order(
+            &jobs,
+            |(i, (file, what, q, [vars, clauses], loops))| {
+                let error = match bataille_sat::formula_size(q, loops) {
+                    Err(e) => Some(anyhow::Error::from(e)),
+                    Ok((v, c)) if v.to_string() == *vars && c.to_string() == *clauses => None,
+                    Ok((v, c)) => Some(anyhow::anyhow!(
+                        "--resume: {}: {what} was solved for a formula of {vars} variables and \
+                     {clauses} clauses, where this question's has {v} and {c}: the row is \
+                     another question's (start again with --replace)",
+                        out.join(file).display()
+                    )),
+                };
+                if let Some(e) = error {
+                    errors.lock().unwrap_or_else(PoisonError::into_inner).push((*i, e));
+                }
+            },
+        );
         let mut errors = errors.into_inner().unwrap_or_else(PoisonError::into_inner);
         errors.sort_by_key(|e| e.0);
         match errors.into_iter().next() {

@@ -59,20 +59,9 @@ fn the_census_stops_while_counting_deals() {
     assert!(elapsed >= 1.0, "the counting phase is timed: {metadata}");
 }
 
-/// The rows of instances.csv (or another result file) without the columns that hold times.
-fn rows_without_times(path: &std::path::Path) -> Vec<String> {
-    let text = fs::read_to_string(path).unwrap();
-    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
-    text.lines()
-        .map(|l| {
-            l.split(',')
-                .zip(&header)
-                .filter(|(_, h)| !h.ends_with("_s"))
-                .map(|(v, _)| v)
-                .collect::<Vec<_>>()
-                .join(",")
-        })
-        .collect()
+/// A result file's rows without the solver's seconds.
+fn rows_without_times(path: &std::path::Path) -> Vec<Vec<String>> {
+    crate::solve::without_times(&fs::read_to_string(path).unwrap())
 }
 
 // 3. A resumed row must be this question's: a question line edited in metadata.csv (a

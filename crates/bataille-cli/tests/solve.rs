@@ -502,7 +502,7 @@ fn a_part_undecided_at_its_limit_waits_for_a_larger_one() {
 }
 
 /// Fields of a CSV row, the solver's seconds left out (columns named `solve_s` or `check_s`).
-fn without_times(csv: &str) -> Vec<Vec<String>> {
+pub(crate) fn without_times(csv: &str) -> Vec<Vec<String>> {
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     lines

@@ -264,7 +264,7 @@ impl Lock {
     /// Locks `path` (created if needed) for this process, or says which run holds it: `what`
     /// names the locked thing in the message.
     fn take(path: &Path, what: &str) -> Result<Lock> {
-        use std::io::{Read as _, Seek as _};
+        use std::io::Seek as _;
         let mut file = fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -273,10 +273,7 @@ impl Lock {
             .open(path)
             .with_context(|| format!("cannot write {what}: cannot create {}", path.display()))?;
         if !try_lock(&file) {
-            let mut pid = String::new();
-            let _ = file.read_to_string(&mut pid);
-            let pid = pid.trim();
-            let who = if pid.is_empty() { String::new() } else { format!(" (pid {pid})") };
+            let who = holder(&mut file);
             bail!(
                 "{what} is in use by another bataille run{who}: wait for it to end, or choose \
                  another"
@@ -287,6 +284,14 @@ impl Lock {
         let _ = writeln!(file, "{}", std::process::id());
         Ok(Lock { _file: file, path: path.to_path_buf() })
     }
+}
+
+/// Who holds a lock file, as a message names it: " (pid N)" from the pid it holds, or nothing.
+fn holder(file: &mut fs::File) -> String {
+    let mut pid = String::new();
+    let _ = std::io::Read::read_to_string(&mut std::io::Read::take(file, 64), &mut pid);
+    let pid = pid.trim();
+    if pid.is_empty() { String::new() } else { format!(" (pid {pid})") }
 }
 
 /// Takes an exclusive `flock` on `file` without waiting: whether it is ours.
@@ -510,8 +515,7 @@ fn check_not_held(what: &str, path: &Path, mine: Option<&Path>) -> Result<()> {
         if mine.is_some_and(|m| same_dir(dir, m)) {
             continue;
         }
-        if let Some(pid) = held_by_another(&dir.join(LOCK_NAME)) {
-            let who = if pid.is_empty() { String::new() } else { format!(" (pid {pid})") };
+        if let Some(who) = held_by_another(&dir.join(LOCK_NAME)) {
             bail!(
                 "{what} {} is inside {}, the output directory of another bataille run{who}: it \
                  would write over that run's files; choose a place outside it",
@@ -523,7 +527,7 @@ fn check_not_held(what: &str, path: &Path, mine: Option<&Path>) -> Result<()> {
     Ok(())
 }
 
-/// Whether the lock file `lock` is held by another process (its pid, as the file says), read
+/// Whether the lock file `lock` is held by another process (who, as [`holder`] says), read
 /// without waiting: only a regular file owned by this user counts (not a FIFO, which would
 /// block, nor a file another user left to block every run beneath it).
 fn held_by_another(lock: &Path) -> Option<String> {
@@ -549,9 +553,7 @@ fn held_by_another(lock: &Path) -> Option<String> {
         if try_lock(&file) {
             return None;
         }
-        let mut pid = String::new();
-        let _ = std::io::Read::read_to_string(&mut file, &mut pid);
-        Some(pid.trim().chars().take(20).collect())
+        Some(holder(&mut file))
     }
     #[cfg(not(unix))]
     {
