@@ -256,7 +256,8 @@ grep -q 'still queued or running' "$work/refusal.log" ||
     fail "a second submission into runs/c4v4 was queued"
 # The 52-card run's binary is a stand-in that makes its requeue certain: the first start of shard
 # 2 pauses bataille (SIGSTOP) as soon as its first checkpoint is written, until a signal comes
-# (the requeue's SIGTERM: bataille is continued, has it, writes its checkpoint and stops). So
+# (the requeue's SIGTERM: bataille is continued, has it, writes its checkpoint and stops; a
+# signal that comes before the pause, as when the test sees the checkpoint first, cancels it). So
 # the shard is still running when the test requeues it, however fast the machine (it used to
 # end first, now and then). Every other start, and every other use, runs the binary itself.
 paused=$work/paused-bataille
@@ -269,9 +270,17 @@ checkpoint= previous=
 for a in "\$@"; do [[ \$previous == --checkpoint ]] && checkpoint=\$a; previous=\$a; done
 "$bin" "\$@" &
 pid=\$!
-trap 'kill -CONT \$pid 2>/dev/null; kill -TERM \$pid 2>/dev/null' TERM INT
-until [[ -f \$checkpoint ]] || ! kill -0 \$pid 2>/dev/null; do sleep 0.05; done
-kill -STOP \$pid 2>/dev/null
+signalled=false
+trap 'signalled=true; kill -CONT \$pid 2>/dev/null; kill -TERM \$pid 2>/dev/null' TERM INT
+until [[ -f \$checkpoint ]] || [[ \$signalled == true ]] || ! kill -0 \$pid 2>/dev/null; do
+    sleep 0.05
+done
+# The signal may come first, or between the test and the pause: never leave bataille paused
+# after it.
+if [[ \$signalled == false ]]; then
+    kill -STOP \$pid 2>/dev/null
+    [[ \$signalled == false ]] || kill -CONT \$pid 2>/dev/null
+fi
 status=0
 while :; do
     wait \$pid && status=0 || status=\$?
