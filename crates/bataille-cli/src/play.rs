@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use bataille_engine::{
-    Card, DeckSpec, Ending, Game, GameResult, Limits, Methods, NoRandom, Outcome, Position,
-    SeenPositions, TrickResult, Tricks, aligned, play,
+    Card, DeckSpec, Ending, Game, GameResult, Limits, Methods, Outcome, Position, TrickResult,
+    aligned, play, play_traced,
 };
 use clap::Args;
 use rand::SeedableRng;
@@ -75,7 +75,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     let config = PlayConfig::new(args)?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
     let result = if config.trace {
-        play_traced(&config, &mut rng)
+        play_traced_printed(&config, &mut rng)
     } else {
         play(&config.deal, config.methods, &mut rng, config.limits)
     };
@@ -156,33 +156,18 @@ fn run_script(deal: &Position, orders: &str) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Plays the game once, printing every position, and returns its result: the engine's
-/// [`Tricks`], with the positions met remembered when the methods are deterministic so that the
-/// game stops at its first repeated position and the pass gives the loop (as [`play`] would).
-///
-/// A deterministic game under an explicit `--max-tricks` is the exception: there the cap counts
-/// as in [`play`], which reports a loop only if Brent's detection has found it within the cap
-/// (some tricks after its first repeated position), so the result comes from [`play`] and the
-/// trace stops where that result does.
-fn play_traced(config: &PlayConfig, rng: &mut Xoshiro256PlusPlus) -> GameResult {
-    let deterministic = config.methods.is_deterministic();
-    let capped = (deterministic && config.limits != Limits::DETERMINISTIC)
-        .then(|| play(&config.deal, config.methods, &mut NoRandom, config.limits));
-    let limits = capped.map_or(config.limits, |r| Limits { max_tricks: r.tricks });
-    let start = Game::new(&config.deal);
-    let mut seen = SeenPositions::default();
-    let mut tricks = Tricks::new(&start, config.methods, rng, limits);
-    if deterministic && capped.is_none() {
-        tricks = tricks.until_repeat(&mut seen);
+/// Plays the game once, printing every position (the engine's [`play_traced`]).
+fn play_traced_printed(config: &PlayConfig, rng: &mut Xoshiro256PlusPlus) -> GameResult {
+    let mut line: Option<String> = None;
+    let result = play_traced(&config.deal, config.methods, rng, config.limits, |g| {
+        if let Some(previous) = line.replace(g.to_position().to_string()) {
+            println!("{previous} →");
+        }
+    });
+    if let Some(last) = line {
+        println!("{last}");
     }
-    let mut line = config.deal.to_string();
-    while tricks.next().is_some() {
-        println!("{line} →");
-        line = tricks.game().to_position().to_string();
-    }
-    println!("{line}");
-    let result = tricks.finish();
-    capped.unwrap_or(result)
+    result
 }
 
 fn print_summary(config: &PlayConfig, result: &GameResult) {

@@ -25,6 +25,7 @@
 //!
 //! - [`spec`]: [`DeckSpec`] (validated C and V) and the size limits.
 //! - [`position`]: [`Position`] (two hands), its notations and deck validation.
+//! - [`deal`]: a deal read from text and checked against the deck it must form.
 //! - [`method`]: stacking methods ([`Method`], [`Methods`]).
 //! - [`game`]: the ring-buffer [`Game`] and the trick.
 //! - [`outcome`]: how a game comes out ([`Outcome`], [`GameResult`], [`Limits`]) and a loop
@@ -38,6 +39,7 @@
 
 pub mod aligned;
 pub mod backward;
+pub mod deal;
 pub mod game;
 pub mod method;
 pub mod outcome;
@@ -54,7 +56,7 @@ pub use outcome::{Cycle, CycleId, GameResult, Limits, Outcome};
 pub use packed::{Finished, Packed, PackedDeal};
 pub use play::{
     Scratch, first_phase, loop_positions, play, play_deterministic, play_deterministic_phased,
-    play_deterministic_rings, play_random, play_random_until_repeat, wide_first_phase,
+    play_deterministic_rings, play_random, play_random_until_repeat, play_traced, wide_first_phase,
 };
 pub use position::{Player, Position, PositionError};
 pub use spec::{Card, DeckSpec, MAX_CARDS, MAX_VALUE, SpecError};

@@ -587,6 +587,51 @@ pub fn loop_positions(start: &Position, methods: Methods) -> Option<Vec<Position
     Some(out)
 }
 
+/// Plays the game from `start` as [`play`] does, showing `visit` every position: the start,
+/// then the position after each trick. It returns [`play`]'s result, and the positions shown
+/// are those of that game: to its end; to its first repeated position for a deterministic loop
+/// (that position is shown again last); or to the cap of `limits`.
+///
+/// A deterministic game under a cap ([`Limits::DETERMINISTIC`] not given) is the exception:
+/// there [`play`] reports a loop only if Brent's detection has found it within the cap (some
+/// tricks after its first repeated position), so the result is [`play`]'s and the positions go
+/// to where that result stops. Allocates one key per position for a deterministic game.
+///
+/// ```
+/// use bataille_engine::{play_traced, Limits, Method, Methods, NoRandom, Outcome, Position};
+/// let deal: Position = "[5, 3] / [2, 4, 1]".parse().unwrap();
+/// let mut shown = Vec::new();
+/// let r = play_traced(&deal, Methods::both(Method::Natural), &mut NoRandom,
+///     Limits::DETERMINISTIC, |g| shown.push(g.to_position()));
+/// assert!(matches!(r.outcome, Outcome::Cycle(_)));
+/// assert_eq!(shown.len(), 7); // the start, then 6 tricks back to it
+/// assert_eq!(shown[0], shown[6]);
+/// ```
+pub fn play_traced<R: RngCore + ?Sized>(
+    start: &Position,
+    methods: Methods,
+    rng: &mut R,
+    limits: Limits,
+    mut visit: impl FnMut(&Game),
+) -> GameResult {
+    let deterministic = methods.is_deterministic();
+    let capped = (deterministic && limits != Limits::DETERMINISTIC)
+        .then(|| play(start, methods, &mut NoRandom, limits));
+    let limits = capped.map_or(limits, |r| Limits { max_tricks: r.tricks });
+    let game = Game::new(start);
+    let mut seen = SeenPositions::default();
+    let mut tricks = Tricks::new(&game, methods, rng, limits);
+    if deterministic && capped.is_none() {
+        tricks = tricks.until_repeat(&mut seen);
+    }
+    visit(tricks.game());
+    while tricks.next().is_some() {
+        visit(tricks.game());
+    }
+    let result = tricks.finish();
+    capped.unwrap_or(result)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,305 @@
+"""bataille: the card game of War ("la bataille") from Python.
+
+The engine of the ``bataille`` command line, compiled into this package: games played exactly
+by the rules of Delahaye & Mathieu's article, loops found by Brent's detection and named by
+their canonical cycle id, many games at once in parallel, and the search harness that explores
+every deal of a small deck or seeded random deals of any deck.
+
+>>> import bataille
+>>> g = bataille.play("[5, 3] / [2, 4, 1]")
+>>> g.outcome, g.period_tricks
+('loop', 6)
+
+Functions:
+
+- :func:`play`: one game, with its outcome, measures, loop and (``trace=True``) positions.
+- :func:`play_many`: many games in parallel, into NumPy arrays.
+- :func:`explore`: every deal of a deck, or N seeded random deals: the command line's tables.
+
+Long calls release the interpreter, can show a progress bar (``progress=True``: tqdm when it is
+installed), and stop on Ctrl-C with :class:`Interrupted`. Bad arguments raise ``ValueError``
+with the command line's words.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _bataille
+from ._bataille import Game, Interrupted
+
+__all__ = [
+    "OUTCOMES",
+    "Exploration",
+    "Game",
+    "Interrupted",
+    "explore",
+    "play",
+    "play_many",
+]
+
+__version__: str = _bataille.__version__
+
+#: The outcome codes of :func:`play_many`: ``OUTCOMES[code]`` is the word of ``Game.outcome``.
+OUTCOMES: Tuple[str, ...] = ("first", "second", "draw", "loop", "capped")
+
+Hand = Sequence[int]
+Deal = Union[str, Tuple[Hand, Hand], Sequence[Hand]]
+
+
+def play(
+    deal: Deal,
+    method: str = "natural",
+    method2: Optional[str] = None,
+    *,
+    seed: int = 0,
+    trace: bool = False,
+    colours: Optional[int] = None,
+    values: Optional[int] = None,
+    partial: bool = False,
+    max_tricks: Optional[int] = None,
+) -> Game:
+    """Plays one game, as ``bataille play`` does.
+
+    Args:
+        deal: the two hands, top card first: the command line's text (``"[5, 3] / [2, 4, 1]"``
+            or ``"5,3/2,4,1"``) or a pair of sequences of cards (``([5, 3], [2, 4, 1])``).
+        method: the stacking method of the first player (and of the second unless ``method2``
+            is given): ``"natural"``, ``"optimized"``, ``"random"``, ``"ascending"`` or
+            ``"first-player-first"``.
+        method2: the stacking method of the second player.
+        seed: the seed of the random method (the command line's ``--seed``: the same game).
+        trace: also keep every position (``Game.positions``).
+        colours, values: the deck the deal must form (inferred from the cards when omitted).
+        partial: accept any cards from 1 to V, not only a whole deck.
+        max_tricks: stop after this many tricks (default: none for deterministic methods,
+            10,000,000 with a random one).
+
+    Returns:
+        A :class:`Game`: ``outcome`` (``"first"``, ``"second"``, ``"draw"``, ``"loop"`` or
+        ``"capped"``), ``tricks`` and ``cards`` (per player) to the end or to the first repeated
+        position, and for a loop ``tail_tricks``, ``tail_cards``, ``period_tricks``,
+        ``period_cards``, ``cycle_id`` and, from equal hands, ``aligned`` and ``aligned_note``.
+
+    Raises:
+        ValueError: a deal that cannot be read or is not the deck, an unknown method.
+        Interrupted: Ctrl-C during the game.
+    """
+    return _bataille.play(
+        deal,
+        method,
+        method2,
+        seed=seed,
+        trace=trace,
+        colours=colours,
+        values=values,
+        partial=partial,
+        max_tricks=max_tricks,
+    )
+
+
+def play_many(
+    deals: Union[np.ndarray, Sequence[Deal]],
+    method: str = "natural",
+    method2: Optional[str] = None,
+    *,
+    seed: int = 0,
+    threads: int = 0,
+    max_tricks: Optional[int] = None,
+    colours: Optional[int] = None,
+    values: Optional[int] = None,
+    partial: bool = False,
+) -> Dict[str, np.ndarray]:
+    """Plays many games in parallel, into NumPy arrays.
+
+    Args:
+        deals: a 2-D array of cards, one deal per row, the first player's hand being the first
+            half of the row (rounded down), top card first; or a sequence of deals as
+            :func:`play` takes them (text or pairs of hands, of any sizes).
+        method, method2, max_tricks, colours, values, partial: as for :func:`play`; every deal
+            is checked against the deck.
+        seed: with a random method, deal ``i`` is played with the seed ``seed + i``: the game
+            ``play(deal, method, seed=seed + i)`` gives. The arrays do not depend on
+            ``threads``.
+        threads: worker threads (0: one per core).
+
+    Returns:
+        A dict of 1-D arrays, one entry per deal: ``outcome`` (uint8, an index into
+        :data:`OUTCOMES`), ``tricks`` and ``cards`` (uint64, as ``Game`` has them),
+        ``tail_tricks`` and ``period_tricks`` (uint64, 0 without a loop) and ``cycle_id``
+        (uint64, the loop's id as a number, 0 without a loop: ``format(id, "016x")`` is
+        ``Game.cycle_id``).
+
+    Raises:
+        ValueError: a deal that is not the deck (its index is named), an unknown method.
+        Interrupted: Ctrl-C; the games played are dropped.
+    """
+    options: Dict[str, Any] = dict(
+        seed=seed,
+        threads=threads,
+        max_tricks=max_tricks,
+        colours=colours,
+        values=values,
+        partial=partial,
+    )
+    if isinstance(deals, np.ndarray):
+        if deals.ndim != 2:
+            raise ValueError(
+                f"an array of deals has one deal per row (2 dimensions), got {deals.ndim}"
+            )
+        if deals.size and not np.issubdtype(deals.dtype, np.integer):
+            raise ValueError(f"an array of deals holds whole numbers, got dtype {deals.dtype}")
+        if deals.size and (deals.min() < 1 or deals.max() > 255):
+            bad = deals.min() if deals.min() < 1 else deals.max()
+            raise ValueError(f"{bad} is not a card: cards are whole numbers from 1 to 255")
+        cards = np.ascontiguousarray(deals, dtype=np.uint8)
+        return _bataille.play_many_array(cards, method, method2, **options)
+    if isinstance(deals, (str, bytes)):
+        raise ValueError("play_many takes a sequence of deals: for one deal, use play")
+    return _bataille.play_many_list(list(deals), method, method2, **options)
+
+
+@dataclass
+class Exploration:
+    """The result of :func:`explore`: the command line's tables and summary.
+
+    ``summary``, ``histograms``, ``records`` and ``cycles`` are pandas DataFrames when pandas
+    is installed, and dicts of column lists otherwise; ``csv`` holds the text of each table,
+    byte for byte the file of the same name (``summary.csv``, ...) that ``bataille explore``
+    writes, and ``state`` the run's ``state.txt``.
+    """
+
+    summary: Any
+    histograms: Any
+    records: Any
+    cycles: Any
+    text: str
+    state: str
+    deals_played: int
+    csv: Dict[str, str] = field(repr=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _table(text: str) -> Any:
+    try:
+        import pandas as pd
+    except ImportError:
+        rows = list(csv.reader(io.StringIO(text)))
+        if not rows:
+            return {}
+        header, body = rows[0], rows[1:]
+        return {name: [row[i] for row in body] for i, name in enumerate(header)}
+    return pd.read_csv(io.StringIO(text))
+
+
+def _progress_bar(total_label: str) -> Tuple[Callable[[int, int], None], Callable[[], None]]:
+    """A callback drawing a bar (tqdm when installed, a line on stderr otherwise)."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        tqdm = None
+    state: Dict[str, Any] = {"bar": None}
+
+    def update(done: int, total: int) -> None:
+        if tqdm is not None:
+            if state["bar"] is None:
+                state["bar"] = tqdm(total=total or None, unit=" " + total_label, unit_scale=True)
+            bar = state["bar"]
+            bar.update(done - bar.n)
+        else:
+            share = f" ({100.0 * done / total:.1f}%)" if total else ""
+            print(f"\r{done:,} {total_label}{share}", end="", file=sys.stderr, flush=True)
+
+    def close() -> None:
+        if state["bar"] is not None:
+            state["bar"].close()
+        elif tqdm is None:
+            print(file=sys.stderr)
+
+    return update, close
+
+
+def explore(
+    colours: int,
+    values: int,
+    method: str = "natural",
+    method2: Optional[str] = None,
+    *,
+    random: Optional[int] = None,
+    seed: int = 0,
+    threads: int = 0,
+    top: int = 10,
+    max_tricks: Optional[int] = None,
+    shard: Optional[Tuple[int, int]] = None,
+    max_cycles: Optional[int] = None,
+    progress: Union[bool, Callable[[int, int], None]] = False,
+) -> Exploration:
+    """Explores the deals of the deck of ``colours`` colours and ``values`` values, as
+    ``bataille explore`` does.
+
+    Args:
+        colours, values: the deck (C and V).
+        method, method2, max_tricks: as for :func:`play`.
+        random: play this many seeded random deals; without it, every deal (one per mirror
+            pair when both players stack alike).
+        seed: the seed of the random deals and methods: the same seed gives the same tables
+            whatever ``threads`` and ``shard``.
+        threads: worker threads (0: one per core).
+        top: the longest games kept per measure.
+        shard: ``(k, n)``: the k-th of n parts of the run (merge them with ``bataille merge``).
+        max_cycles: keep a uniform sample of this many distinct loops (at least 1,000).
+        progress: ``True`` for a bar (tqdm when installed), or a callable taking
+            ``(deals_done, deals_total)``, called a few times a second.
+
+    Returns:
+        An :class:`Exploration`.
+
+    Raises:
+        ValueError: a deck, method or option the command line refuses, with its words.
+        Interrupted: Ctrl-C; nothing is kept.
+    """
+    close: Optional[Callable[[], None]] = None
+    callback: Optional[Callable[[int, int], None]]
+    if progress is True:
+        callback, close = _progress_bar("deals")
+    elif progress is False or progress is None:
+        callback = None
+    else:
+        callback = progress
+    try:
+        raw = _bataille.explore(
+            colours,
+            values,
+            method,
+            method2,
+            random=random,
+            seed=seed,
+            threads=threads,
+            top=top,
+            max_tricks=max_tricks,
+            shard=shard,
+            max_cycles=max_cycles,
+            progress=callback,
+        )
+    finally:
+        if close is not None:
+            close()
+    tables = {name: raw[name] for name in ("summary", "histograms", "records", "cycles")}
+    return Exploration(
+        summary=_table(tables["summary"]),
+        histograms=_table(tables["histograms"]),
+        records=_table(tables["records"]),
+        cycles=_table(tables["cycles"]),
+        text=raw["text"],
+        state=raw["state"],
+        deals_played=raw["deals_played"],
+        csv=tables,
+    )

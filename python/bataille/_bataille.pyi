@@ -1,0 +1,81 @@
+"""The compiled module of the package: use the functions of ``bataille`` itself."""
+
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+__version__: str
+
+class Interrupted(KeyboardInterrupt):
+    """A long call stopped by Ctrl-C (KeyboardInterrupt) before its end; its message says what
+    was kept."""
+
+class Game:
+    """The result of one game (``bataille.play``)."""
+
+    deal: str
+    method: str
+    method2: str
+    outcome: str
+    tricks: int
+    cards: int
+    tail_tricks: Optional[int]
+    tail_cards: Optional[int]
+    period_tricks: Optional[int]
+    period_cards: Optional[int]
+    cycle_id: Optional[str]
+    aligned: Optional[bool]
+    aligned_note: Optional[str]
+    positions: Optional[List[Tuple[List[int], List[int]]]]
+
+def play(
+    deal: Any,
+    method: str = ...,
+    method2: Optional[str] = ...,
+    *,
+    seed: int = ...,
+    trace: bool = ...,
+    colours: Optional[int] = ...,
+    values: Optional[int] = ...,
+    partial: bool = ...,
+    max_tricks: Optional[int] = ...,
+) -> Game: ...
+def play_many_array(
+    deals: np.ndarray,
+    method: str = ...,
+    method2: Optional[str] = ...,
+    *,
+    seed: int = ...,
+    threads: int = ...,
+    max_tricks: Optional[int] = ...,
+    colours: Optional[int] = ...,
+    values: Optional[int] = ...,
+    partial: bool = ...,
+) -> Dict[str, np.ndarray]: ...
+def play_many_list(
+    deals: Sequence[Any],
+    method: str = ...,
+    method2: Optional[str] = ...,
+    *,
+    seed: int = ...,
+    threads: int = ...,
+    max_tricks: Optional[int] = ...,
+    colours: Optional[int] = ...,
+    values: Optional[int] = ...,
+    partial: bool = ...,
+) -> Dict[str, np.ndarray]: ...
+def explore(
+    colours: int,
+    values: int,
+    method: str = ...,
+    method2: Optional[str] = ...,
+    *,
+    random: Optional[int] = ...,
+    seed: int = ...,
+    threads: int = ...,
+    top: int = ...,
+    max_tricks: Optional[int] = ...,
+    shard: Optional[Tuple[int, int]] = ...,
+    max_cycles: Optional[int] = ...,
+    progress: Optional[Callable[[int, int], None]] = ...,
+) -> Dict[str, Any]: ...

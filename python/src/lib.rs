@@ -1,0 +1,38 @@
+//! `bataille._bataille`: the compiled half of the Python package `bataille` (python/bataille),
+//! on the workspace's library crates. The Python half gives the documented functions, their
+//! docstrings and the conversion to pandas; this half reads the arguments, runs the engine and
+//! the searches with the interpreter released, and turns their results into Python objects.
+//!
+//! Errors are Python exceptions carrying the command line's words: `ValueError` for a bad deal
+//! or argument, [`Interrupted`] when Ctrl-C (KeyboardInterrupt) stopped a long call.
+//!
+//! - [`play`](mod@play): one game ([`play::play`], [`play::Game`]), many in parallel
+//!   ([`play::play_many`]).
+//! - [`explore`]: the search harness: every deal of a deck or seeded random ones.
+//! - [`stop`]: long calls run beside the interpreter, which keeps watching for Ctrl-C.
+
+use pyo3::prelude::*;
+
+mod explore;
+mod play;
+mod stop;
+
+pyo3::create_exception!(
+    bataille,
+    Interrupted,
+    pyo3::exceptions::PyKeyboardInterrupt,
+    "A long call stopped by Ctrl-C (KeyboardInterrupt) before its end; its message says what \
+     was kept."
+);
+
+#[pymodule]
+fn _bataille(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("Interrupted", m.py().get_type::<Interrupted>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<play::Game>()?;
+    m.add_function(wrap_pyfunction!(play::play, m)?)?;
+    m.add_function(wrap_pyfunction!(play::play_many_array, m)?)?;
+    m.add_function(wrap_pyfunction!(play::play_many_list, m)?)?;
+    m.add_function(wrap_pyfunction!(explore::explore, m)?)?;
+    Ok(())
+}
