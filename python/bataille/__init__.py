@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
@@ -172,7 +173,8 @@ class Exploration:
     ``summary``, ``histograms``, ``records`` and ``cycles`` are pandas DataFrames when pandas
     is installed, and dicts of column lists otherwise; ``csv`` holds the text of each table,
     byte for byte the file of the same name (``summary.csv``, ...) that ``bataille explore``
-    writes, and ``state`` the run's ``state.txt``.
+    writes, ``state`` the run's ``state.txt``, ``text`` the command line's summary and
+    ``deals_played`` the deals played by this call (fewer than the run's when it resumed).
     """
 
     summary: Any
@@ -240,6 +242,11 @@ def explore(
     max_tricks: Optional[int] = None,
     shard: Optional[Tuple[int, int]] = None,
     max_cycles: Optional[int] = None,
+    out: Union[str, "os.PathLike[str]", None] = None,
+    checkpoint: Union[str, "os.PathLike[str]", None] = None,
+    checkpoint_every: int = 60,
+    resume: bool = False,
+    replace: bool = False,
     progress: Union[bool, Callable[[int, int], None]] = False,
 ) -> Exploration:
     """Explores the deals of the deck of ``colours`` colours and ``values`` values, as
@@ -256,6 +263,16 @@ def explore(
         top: the longest games kept per measure.
         shard: ``(k, n)``: the k-th of n parts of the run (merge them with ``bataille merge``).
         max_cycles: keep a uniform sample of this many distinct loops (at least 1,000).
+        out: also write the command line's output directory there: ``summary.csv``,
+            ``histograms.csv``, ``records.csv``, ``cycles.csv`` and ``state.txt`` byte for byte
+            those of ``bataille explore`` with the same arguments, and ``metadata.csv`` naming
+            that command. A directory that holds files is refused unless they are this run's
+            own (resumed) or ``replace=True``.
+        checkpoint: save the run's state to this file as it goes (every ``checkpoint_every``
+            seconds); needs ``out``.
+        resume: continue the run saved in ``checkpoint``: the files come out as those of an
+            uninterrupted run.
+        replace: replace the results in a used ``out`` directory.
         progress: ``True`` for a bar (tqdm when installed), or a callable taking
             ``(deals_done, deals_total)``, called a few times a second.
 
@@ -264,7 +281,11 @@ def explore(
 
     Raises:
         ValueError: a deck, method or option the command line refuses, with its words.
-        Interrupted: Ctrl-C; nothing is kept.
+        OSError: an output directory or checkpoint that cannot be used (used by another run,
+            not this run's, not writable...), with the reason.
+        Interrupted: Ctrl-C. With ``out``, the partial results are written there first, and
+            with ``checkpoint`` the run continues with ``resume=True``; without, nothing is
+            kept.
     """
     close: Optional[Callable[[], None]] = None
     callback: Optional[Callable[[int, int], None]]
@@ -287,6 +308,11 @@ def explore(
             max_tricks=max_tricks,
             shard=shard,
             max_cycles=max_cycles,
+            out=None if out is None else os.fspath(out),
+            checkpoint=None if checkpoint is None else os.fspath(checkpoint),
+            checkpoint_every=checkpoint_every,
+            resume=resume,
+            replace=replace,
             progress=callback,
         )
     finally:

@@ -77,5 +77,10 @@ def explore(
     max_tricks: Optional[int] = ...,
     shard: Optional[Tuple[int, int]] = ...,
     max_cycles: Optional[int] = ...,
+    out: Optional[str] = ...,
+    checkpoint: Optional[str] = ...,
+    checkpoint_every: int = ...,
+    resume: bool = ...,
+    replace: bool = ...,
     progress: Optional[Callable[[int, int], None]] = ...,
 ) -> Dict[str, Any]: ...

@@ -3,17 +3,22 @@
 //! `records.csv`, `cycles.csv`, and `state.txt`) as text, which the Python half reads into
 //! DataFrames.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
-use bataille_engine::DeckSpec;
-use bataille_search::{Bataille, Mode, Options, Plan, Progress, Shard, explore as run, report};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use bataille_engine::{DeckSpec, Methods};
+use bataille_runs::files::Words;
+use bataille_runs::provenance;
+use bataille_runs::search::SearchRun;
+use bataille_search::{Bataille, Mode, Options, Plan, Progress, Shard, report};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::Interrupted;
 use crate::play::{limits, methods};
-use crate::stop::{interruptible_with, pool};
+use crate::stop::{cores, interrupted, pool, until_interrupted};
 
 /// The most games each worker keeps per measure (the command line's `--top` limit).
 const MAX_TOP: u64 = 10_000;
@@ -37,10 +42,21 @@ impl Progress for Counter {
     }
 }
 
+/// Where `explore` writes: the output directory, its checkpoint, whether to resume or replace.
+#[derive(Debug, Default)]
+struct Files {
+    out: Option<PathBuf>,
+    checkpoint: Option<PathBuf>,
+    checkpoint_every: u64,
+    resume: bool,
+    replace: bool,
+}
+
 /// Explores the deals of a deck: see `bataille.explore`.
 #[pyfunction]
 #[pyo3(signature = (colours, values, method="natural", method2=None, *, random=None, seed=0,
-    threads=0, top=10, max_tricks=None, shard=None, max_cycles=None, progress=None))]
+    threads=0, top=10, max_tricks=None, shard=None, max_cycles=None, out=None, checkpoint=None,
+    checkpoint_every=60, resume=false, replace=false, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn explore<'py>(
     py: Python<'py>,
@@ -55,6 +71,11 @@ pub(crate) fn explore<'py>(
     max_tricks: Option<u64>,
     shard: Option<(u64, u64)>,
     max_cycles: Option<u64>,
+    out: Option<PathBuf>,
+    checkpoint: Option<PathBuf>,
+    checkpoint_every: u64,
+    resume: bool,
+    replace: bool,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let spec = DeckSpec::new(colours, values).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -78,6 +99,14 @@ pub(crate) fn explore<'py>(
              {MIN_MAX_CYCLES}"
         )));
     }
+    if out.is_none() && (checkpoint.is_some() || resume || replace) {
+        return Err(PyValueError::new_err(
+            "checkpoint=, resume= and replace= need out=, the output directory of the run",
+        ));
+    }
+    if resume && checkpoint.is_none() {
+        return Err(PyValueError::new_err("resume=True needs checkpoint=, the file to resume"));
+    }
     let plan = Plan::new(&game, mode, seed, top as usize)
         .map_err(|e| PyValueError::new_err(e.to_string()))?
         .keeping_cycles(max_cycles.map_or(0, |k| usize::try_from(k).unwrap_or(usize::MAX)));
@@ -99,43 +128,165 @@ pub(crate) fn explore<'py>(
     }
     // The pool's limits, checked here: the harness builds its own pool of that size.
     drop(pool(threads)?);
-    let options = Options { threads, ..Options::default() };
+    let cli = command(&CommandOf {
+        colours,
+        values,
+        methods,
+        random,
+        seed,
+        threads,
+        top,
+        max_tricks,
+        shard,
+        max_cycles,
+        files: Files {
+            out: out.clone(),
+            checkpoint: checkpoint.clone(),
+            checkpoint_every,
+            resume,
+            replace,
+        },
+    });
+    let run = SearchRun {
+        game: &game,
+        plan: &plan,
+        shard,
+        options: Options {
+            threads,
+            checkpoint_every: Duration::from_secs(checkpoint_every.max(1)),
+            ..Options::default()
+        },
+        checkpoint,
+        resume,
+        out: out.clone().unwrap_or_default(),
+        replace,
+        words: Words::PYTHON,
+    };
+    let failed = |e: bataille_runs::Error| PyOSError::new_err(e.chain());
+    let resumed = run.resume_from().map_err(failed)?;
+    let _outputs = match &out {
+        Some(_) => Some(run.prepare().map_err(failed)?),
+        None => None,
+    };
     let stop = AtomicBool::new(false);
     let counter = Counter::default();
-    let tick = |py: Python<'_>| -> PyResult<()> {
+    let tick = |_: Python<'_>| -> PyResult<()> {
         if let Some(callback) = &progress {
             let done = counter.deals.load(Ordering::Relaxed);
             callback.call1((done, counter.total.load(Ordering::Relaxed)))?;
         }
-        let _ = py;
         Ok(())
     };
-    let kept = "explore stopped before the end: nothing was kept (the run had no checkpoint)";
-    let ended = interruptible_with(
-        py,
-        &stop,
-        kept,
-        || run(&game, &plan, shard, None, &options, &counter, &stop),
-        tick,
-    )?
-    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    if ended.interrupted {
-        return Err(Interrupted::new_err(kept));
+    let (finished, signal) =
+        until_interrupted(py, &stop, || run.explore(resumed, &counter, &stop), tick)?;
+    let finished = finished.map_err(failed)?;
+    let threads_used = if threads == 0 { cores() } else { threads };
+    let summary = match &out {
+        Some(_) => run.write(&finished, cli, threads_used, &[]).map_err(failed)?,
+        None => String::new(),
+    };
+    if signal.is_some() || finished.ended.interrupted {
+        let kept = match (&out, &run.checkpoint) {
+            (Some(out), Some(ckpt)) => format!(
+                "explore stopped before the end: the partial results are in {}, and the \
+                 checkpoint {} holds every unit played (call again with resume=True)",
+                out.display(),
+                ckpt.display()
+            ),
+            (Some(out), None) => format!(
+                "explore stopped before the end: the partial results are in {} (no \
+                 checkpoint=: a new run starts over)",
+                out.display()
+            ),
+            _ => "explore stopped before the end: nothing was kept (no out= and no \
+                  checkpoint=)"
+                .to_string(),
+        };
+        return Err(match signal {
+            Some(e) => interrupted(py, e, &kept),
+            None => Interrupted::new_err(kept),
+        });
     }
-    let state = &ended.state;
+    let state = &finished.ended.state;
     let cycles = report::cycle_rows(&game, state);
     let text = |write: &dyn Fn(&mut Vec<u8>) -> csv::Result<()>| -> PyResult<String> {
         let mut bytes = Vec::new();
         write(&mut bytes).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         String::from_utf8(bytes).map_err(|e| PyRuntimeError::new_err(e.to_string()))
     };
-    let out = PyDict::new(py);
-    out.set_item("summary", text(&|w| report::write_summary(&game, state, plan.deals(), w))?)?;
-    out.set_item("histograms", text(&|w| report::write_histograms(state, w))?)?;
-    out.set_item("records", text(&|w| report::write_records(&game, state, w))?)?;
-    out.set_item("cycles", text(&|w| report::write_cycles(&cycles, w))?)?;
-    out.set_item("state", state.encode())?;
-    out.set_item("text", report::human_summary(&game, state, &cycles))?;
-    out.set_item("deals_played", ended.deals_played)?;
-    Ok(out)
+    let result = PyDict::new(py);
+    result.set_item("summary", text(&|w| report::write_summary(&game, state, plan.deals(), w))?)?;
+    result.set_item("histograms", text(&|w| report::write_histograms(state, w))?)?;
+    result.set_item("records", text(&|w| report::write_records(&game, state, w))?)?;
+    result.set_item("cycles", text(&|w| report::write_cycles(&cycles, w))?)?;
+    result.set_item("state", state.encode())?;
+    let text =
+        if summary.is_empty() { report::human_summary(&game, state, &cycles) } else { summary };
+    result.set_item("text", text)?;
+    result.set_item("deals_played", finished.ended.deals_played)?;
+    Ok(result)
+}
+
+/// What an `explore` call asked for, for the command line that does the same.
+struct CommandOf {
+    colours: usize,
+    values: usize,
+    methods: Methods,
+    random: Option<u64>,
+    seed: u64,
+    threads: usize,
+    top: u64,
+    max_tricks: Option<u64>,
+    shard: Shard,
+    max_cycles: Option<u64>,
+    files: Files,
+}
+
+/// The `bataille explore` command that makes the same files, for `metadata.csv`: the options
+/// that differ from the defaults, paths without this machine's (see
+/// [`bataille_runs::provenance`]).
+fn command(c: &CommandOf) -> String {
+    let mut args: Vec<String> = Vec::new();
+    let mut add = |words: &[&str]| args.extend(words.iter().map(|w| w.to_string()));
+    add(&["explore", "-c", &c.colours.to_string(), "-v", &c.values.to_string()]);
+    add(&["-m", c.methods.first.name()]);
+    if c.methods.second != c.methods.first {
+        add(&["--method2", c.methods.second.name()]);
+    }
+    match c.random {
+        Some(n) => add(&["--random", &n.to_string(), "--seed", &c.seed.to_string()]),
+        None if c.seed != 0 => add(&["--exhaustive", "--seed", &c.seed.to_string()]),
+        None => add(&["--exhaustive"]),
+    }
+    if let Some(max) = c.max_tricks {
+        add(&["--max-tricks", &max.to_string()]);
+    }
+    if c.top != 10 {
+        add(&["--top", &c.top.to_string()]);
+    }
+    if let Some(k) = c.max_cycles {
+        add(&["--max-cycles", &k.to_string()]);
+    }
+    if c.shard != Shard::WHOLE {
+        add(&["--shard", &c.shard.to_string()]);
+    }
+    add(&["--threads", &c.threads.to_string()]);
+    let path = |p: &PathBuf| p.to_string_lossy().into_owned();
+    if let Some(ckpt) = &c.files.checkpoint {
+        add(&["--checkpoint", &path(ckpt)]);
+        if c.files.checkpoint_every != 60 {
+            add(&["--checkpoint-every", &c.files.checkpoint_every.to_string()]);
+        }
+        if c.files.resume {
+            add(&["--resume"]);
+        }
+    }
+    if let Some(out) = &c.files.out {
+        add(&["--out", &path(out)]);
+    }
+    if c.files.replace {
+        add(&["--replace"]);
+    }
+    let cwd = std::env::current_dir().ok();
+    provenance::command(args, cwd.as_deref(), false)
 }

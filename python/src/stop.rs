@@ -32,18 +32,32 @@ pub(crate) fn interruptible<T: Send>(
     kept: &str,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    interruptible_with(py, stop, kept, work, |_| Ok(()))
+    match until_interrupted(py, stop, work, |_| Ok(()))? {
+        (done, None) => Ok(done),
+        (_, Some(e)) => Err(interrupted(py, e, kept)),
+    }
 }
 
-/// [`interruptible`], also calling `tick` (with the interpreter held) every [`TICK`] and once
-/// at the end: progress. An error from `tick` stops the work as Ctrl-C does.
-pub(crate) fn interruptible_with<T: Send>(
+/// A KeyboardInterrupt as [`Interrupted`] with the message `kept`; any other exception as it is.
+pub(crate) fn interrupted(py: Python<'_>, e: PyErr, kept: &str) -> PyErr {
+    if e.is_instance_of::<PyKeyboardInterrupt>(py) {
+        Interrupted::new_err(kept.to_string())
+    } else {
+        e
+    }
+}
+
+/// Runs `work` with the interpreter released, calling `tick` (with the interpreter held) every
+/// [`TICK`] and once at the end: progress. When a signal handler raises (Ctrl-C) or `tick`
+/// fails, `stop` is set and `work` is waited for: its value comes back with the exception, so
+/// that what it kept can be saved before the exception is raised.
+pub(crate) fn until_interrupted<T: Send>(
     py: Python<'_>,
     stop: &AtomicBool,
-    kept: &str,
     work: impl FnOnce() -> T + Send,
     mut tick: impl FnMut(Python<'_>) -> PyResult<()>,
-) -> PyResult<T> {
+) -> PyResult<(T, Option<PyErr>)> {
+    let panicked = |_| PyRuntimeError::new_err("bataille: internal error (a panic)");
     std::thread::scope(|scope| {
         let handle = scope.spawn(work);
         let mut last = Instant::now();
@@ -62,27 +76,27 @@ pub(crate) fn interruptible_with<T: Send>(
                 Ok(())
             };
             if finished {
-                let done = handle
-                    .join()
-                    .map_err(|_| PyRuntimeError::new_err("bataille: internal error (a panic)"))?;
-                return ticked.map(|()| done);
+                let done = handle.join().map_err(panicked)?;
+                return Ok((done, ticked.err()));
             }
             if let Err(e) = ticked.and_then(|()| py.check_signals()) {
                 stop.store(true, Ordering::SeqCst);
-                let _ = py.detach(|| handle.join());
-                if e.is_instance_of::<PyKeyboardInterrupt>(py) {
-                    return Err(Interrupted::new_err(kept.to_string()));
-                }
-                return Err(e);
+                let done = py.detach(|| handle.join()).map_err(panicked)?;
+                return Ok((done, Some(e)));
             }
         }
     })
 }
 
+/// The cores this process may use.
+pub(crate) fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// A pool of `threads` worker threads (0: one per core), refused past the command line's
 /// limits.
 pub(crate) fn pool(threads: usize) -> PyResult<Pool> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = cores();
     let max = (cores * THREADS_PER_CORE).min(MAX_THREADS);
     if threads > max {
         return Err(PyValueError::new_err(format!(

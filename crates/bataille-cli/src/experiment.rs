@@ -143,7 +143,7 @@ fn run_staged(
     let output = match &recipe {
         Recipe::Records(r) => {
             let read = |p: PathBuf| -> Result<Option<String>> {
-                crate::output::read_bounded(&p, crate::output::MAX_RECORDS_BYTES)
+                Ok(crate::output::read_bounded(&p, crate::output::MAX_RECORDS_BYTES)?)
             };
             let mut sources = Vec::new();
             for s in &r.sources {
@@ -160,7 +160,7 @@ fn run_staged(
             bataille_experiment::rates::run(r, &runs)?
         }
         _ => {
-            let progress = ExploreProgress::new("experiment", "deals", None);
+            let progress = ExploreProgress::new("experiment", "deals");
             let settings = Settings { threads: args.threads, progress: &progress };
             let out = bataille_experiment::run(recipe, &settings, &mut |line| {
                 eprintln!("experiment {name}: {line}");

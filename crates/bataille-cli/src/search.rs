@@ -8,16 +8,18 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
-use bataille_search::{DealGame, Mode, Options, Plan, Shard, State, explore, report, sample_speed};
+use anyhow::{Result, bail};
+use bataille_runs::files::Words;
+use bataille_runs::search::{SearchRun, result_files};
+use bataille_search::{DealGame, Mode, Options, Plan, Shard, State, sample_speed};
 
 use crate::args::RunArgs;
 use crate::checks::{at_most, cores};
 use crate::output::progress::{ExploreProgress, human_duration};
 use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
-use crate::output::{OutputFiles, command_line, prepare_outputs};
+use crate::output::{OutputFiles, command_line};
 
 /// The largest `--top`: each worker keeps that many games per measure in every batch.
 pub(crate) const MAX_TOP: u64 = 10_000;
@@ -37,23 +39,7 @@ pub(crate) fn results<G: DealGame>(
     plan: &Plan,
     state: &State,
 ) -> Result<(OutputFiles, String)> {
-    let mut files = OutputFiles::new(dir);
-    let cycles = report::cycle_rows(game, state);
-    let mut add = |name: &'static str, write: &dyn Fn(&mut Vec<u8>) -> Result<()>| -> Result<()> {
-        let mut bytes = Vec::new();
-        write(&mut bytes).with_context(|| format!("cannot write {}", dir.join(name).display()))?;
-        files.add(name, bytes);
-        Ok(())
-    };
-    add("summary.csv", &|w| Ok(report::write_summary(game, state, plan.deals(), w)?))?;
-    add("histograms.csv", &|w| Ok(report::write_histograms(state, w)?))?;
-    add("records.csv", &|w| Ok(report::write_records(game, state, w)?))?;
-    add("cycles.csv", &|w| Ok(report::write_cycles(&cycles, w)?))?;
-    if state.key.loop_deals > 0 {
-        add("loops.csv", &|w| Ok(report::write_loops(game, state, &cycles, w)?))?;
-    }
-    files.add("state.txt", state.encode().into_bytes());
-    Ok((files, report::human_summary(game, state, &cycles)))
+    Ok(result_files(dir, game, plan, state)?)
 }
 
 /// What to do with the results of a complete run (not called for an interrupted one).
@@ -65,8 +51,6 @@ pub(crate) struct RunConfig {
     plan: Plan,
     /// The part of the run to do.
     shard: Shard,
-    /// The seed of the random deals, for the metadata.
-    seed: u64,
     /// Worker threads (0: one per core).
     threads: usize,
     /// Where checkpoints go, and whether to resume from there.
@@ -115,7 +99,6 @@ impl RunConfig {
         Ok(RunConfig {
             plan,
             shard: args.shard.unwrap_or(Shard::WHOLE),
-            seed: args.seed,
             threads: args.threads,
             checkpoint: args.checkpoint.clone(),
             resume: args.resume,
@@ -150,78 +133,42 @@ impl RunConfig {
 
 /// Runs `run` on `game`: the checkpoint resumed, the time estimated, the output directory
 /// prepared, then the deals explored with progress and checkpoints, the output files written
-/// and the summary printed. `on_complete` runs after the output files are written, when the
-/// run (or shard) is complete.
+/// and the summary printed (the steps of [`SearchRun`]). `on_complete` runs after the output
+/// files are written, when the run (or shard) is complete.
 pub(crate) fn run_search<G: DealGame>(
     game: &G,
     run: &RunConfig,
     on_complete: Option<OnComplete<'_>>,
 ) -> Result<ExitCode> {
-    let (plan, shard) = (&run.plan, run.shard);
-    let resume = match (&run.checkpoint, run.resume) {
-        (Some(path), true) => {
-            let text = crate::output::read_bounded(path, crate::output::MAX_STATE_BYTES)?
-                .with_context(|| {
-                    format!("cannot read the checkpoint {}: it does not exist", path.display())
-                })?;
-            let state = State::decode(&text)
-                .with_context(|| format!("cannot resume from {}", path.display()))?;
-            state
-                .check_resumable(plan.key(), shard)
-                .and_then(|()| state.check_deals(game))
-                .with_context(|| format!("cannot resume from {}", path.display()))?;
-            Some(state)
-        }
-        _ => None,
+    let search = SearchRun {
+        game,
+        plan: &run.plan,
+        shard: run.shard,
+        options: Options {
+            threads: run.threads,
+            checkpoint_every: run.checkpoint_every,
+            max_units: run.max_units,
+        },
+        checkpoint: run.checkpoint.clone(),
+        resume: run.resume,
+        out: run.out.clone(),
+        replace: run.replace,
+        words: Words::CLI,
     };
-    let resumed = resume.is_some();
-    let own = |dir: &Path| {
-        crate::output::read_bounded(&dir.join("state.txt"), crate::output::MAX_STATE_BYTES)
-            .ok()
-            .flatten()
-            .and_then(|text| State::decode(&text).ok())
-            .is_some_and(|s| s.check_resumable(plan.key(), shard).is_ok())
-    };
+    let resume = search.resume_from()?;
     let threads = if run.threads == 0 { cores() } else { run.threads };
     let done = resume.as_ref().map_or(0, |s| s.done.len());
-    estimate(game, plan, shard, done, threads, run.no_estimate_limit)?;
-    let _outputs =
-        prepare_outputs(run.checkpoint.as_deref(), run.resume, &run.out, run.replace, &own)?;
+    estimate(game, &run.plan, run.shard, done, threads, run.no_estimate_limit)?;
+    let _outputs = search.prepare()?;
 
     // The first Ctrl-C (or SIGTERM) asks the workers to stop: they abandon their current units
     // within milliseconds (those are played again on resume); a second one quits at once.
     let stop = on_interrupt("bataille: stopping (Ctrl-C again to quit at once)");
-    let options = Options {
-        threads: run.threads,
-        checkpoint_every: run.checkpoint_every,
-        max_units: run.max_units,
-    };
-    let progress = ExploreProgress::new(run.name, game.items(), run.checkpoint.clone());
-    let started = Instant::now();
-    let ended = explore(game, plan, shard, resume, &options, &progress, stop)?;
-    let elapsed = started.elapsed().as_secs_f64();
+    let progress = ExploreProgress::new(run.name, game.items());
+    let finished = search.explore(resume, &progress, stop)?;
     progress.finish();
-
-    let (mut files, summary) = results(&run.out, game, plan, &ended.state)?;
-    for (name, bytes) in &run.extra_files {
-        files.add(name, bytes.clone());
-    }
-    files.add_key_values(
-        "metadata.csv",
-        &[
-            ("command", command_line()),
-            ("version", env!("CARGO_PKG_VERSION").to_string()),
-            ("seed", run.seed.to_string()),
-            ("threads", threads.to_string()),
-            ("shard", shard.to_string()),
-            ("resumed", resumed.to_string()),
-            ("elapsed_s", format!("{elapsed:.3}")),
-            ("deals_played", ended.deals_played.to_string()),
-            ("deals_per_s", format!("{:.0}", ended.deals_played as f64 / elapsed.max(1e-9))),
-            ("engine", game.engine()),
-        ],
-    );
-    files.commit()?;
+    let summary = search.write(&finished, command_line(), threads, &run.extra_files)?;
+    let (ended, elapsed) = (&finished.ended, finished.elapsed);
     print!("{summary}");
     println!(
         "time:      {elapsed:.2} s, {} {items} played, {:.0} {items}/s on {threads} threads",

@@ -1073,7 +1073,7 @@ fn write(
         files.add("parts.csv", text.into_bytes());
     }
     args.run.metadata(&mut files, header);
-    files.commit()
+    Ok(files.commit()?)
 }
 
 /// A verdict as the files write it.

@@ -238,7 +238,7 @@ fn write(args: &SolveArgs, header: &str, rows: &[Row], found: &[BlockCycle]) -> 
     files.add("blocks.csv", catalogue.into_bytes());
     files.add("instances.csv", instances.into_bytes());
     args.run.metadata(&mut files, header);
-    files.commit()
+    Ok(files.commit()?)
 }
 
 /// blocks.csv: the catalogue rows of the cycles of rounds found (a function of them alone).

@@ -16,15 +16,16 @@ use std::time::SystemTime;
 
 use anyhow::{Context, Result, anyhow};
 use bataille_records::row::{RecordRow, RecordsFileError, parse_records, write_records};
+use bataille_runs::provenance::{command, shown_path};
 
 use crate::checks::cores;
 use crate::output::{MAX_RECORDS_BYTES, check_appendable, read_bounded};
 
 /// The command line as typed, for `metadata.csv` and `NOTE.md`: `bataille`, then the arguments
-/// without any absolute path of this machine (see the module documentation).
+/// without any absolute path of this machine ([`bataille_runs::provenance::command`]).
 pub(crate) fn command_line() -> String {
     let cwd = std::env::current_dir().ok();
-    words(arguments(), cwd.as_deref(), false).join(" ")
+    command(arguments(), cwd.as_deref(), false)
 }
 
 /// The command that makes the same results again, for the records file: [`command_line`]
@@ -32,7 +33,7 @@ pub(crate) fn command_line() -> String {
 /// `--replace`), since a replay starts afresh.
 pub(crate) fn replay_command() -> String {
     let cwd = std::env::current_dir().ok();
-    words(arguments(), cwd.as_deref(), true).join(" ")
+    command(arguments(), cwd.as_deref(), true)
 }
 
 /// The arguments after the program (lossily decoded: a command line is shown, not parsed).
@@ -40,68 +41,10 @@ fn arguments() -> Vec<String> {
     std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect()
 }
 
-/// `bataille` and the shown, quoted `args`; without the checkpoint flags when `replay`.
-fn words(args: Vec<String>, cwd: Option<&Path>, replay: bool) -> Vec<String> {
-    let mut words = vec!["bataille".to_string()];
-    let mut args = args.into_iter();
-    while let Some(a) = args.next() {
-        if replay {
-            match a.as_str() {
-                "--resume" | "--replace" => continue,
-                "--checkpoint" | "--checkpoint-every" => {
-                    args.next();
-                    continue;
-                }
-                _ if a.starts_with("--checkpoint=") || a.starts_with("--checkpoint-every=") => {
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        words.push(quote(&shown(&a, cwd)));
-    }
-    words
-}
-
-/// An argument without absolute paths: `PATH` or `--flag=PATH` made relative to `cwd` when
-/// inside it, `<outside>/NAME` otherwise; any other argument as it is.
-fn shown(arg: &str, cwd: Option<&Path>) -> String {
-    if arg.starts_with("--")
-        && let Some((flag, value)) = arg.split_once('=')
-    {
-        return format!("{flag}={}", shown_path(value, cwd));
-    }
-    shown_path(arg, cwd)
-}
-
 /// A path as the files write it: relative to the working directory when inside it,
 /// `<outside>/NAME` otherwise (no machine path in a written file).
 pub(crate) fn shown_file(path: &Path) -> String {
     shown_path(&path.to_string_lossy(), std::env::current_dir().ok().as_deref())
-}
-
-fn shown_path(text: &str, cwd: Option<&Path>) -> String {
-    let path = Path::new(text);
-    if !path.is_absolute() {
-        return text.to_string();
-    }
-    if let Some(inside) = cwd.and_then(|c| path.strip_prefix(c).ok()) {
-        let inside = inside.to_string_lossy();
-        return if inside.is_empty() { ".".to_string() } else { inside.into_owned() };
-    }
-    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-    format!("<outside>/{name}")
-}
-
-/// `word` as a POSIX shell reads it back: as it is when made of safe characters, otherwise in
-/// single quotes.
-fn quote(word: &str) -> String {
-    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+".contains(c))
-    {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
 }
 
 /// Reads the records file into its rows: `Ok(None)` when it does not exist.
@@ -128,7 +71,7 @@ pub(crate) fn records_of(path: &Path, text: &str) -> Result<Vec<(usize, RecordRo
 /// appended to.
 pub(crate) fn check_records_file(path: &Path) -> Result<()> {
     read_records(path)?;
-    check_appendable(path)
+    Ok(check_appendable(path)?)
 }
 
 /// Appends `rows` to the records file, writing the header first if the file is new or empty
@@ -268,50 +211,6 @@ fn utc_date(secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn shown_words(args: &[&str], cwd: &str, replay: bool) -> String {
-        let args = args.iter().map(|a| a.to_string()).collect();
-        words(args, Some(Path::new(cwd)), replay).join(" ")
-    }
-
-    #[test]
-    fn commands_carry_no_absolute_path() {
-        let cwd = "/home/someone/bataille";
-        let args = [
-            "hunt",
-            "--out",
-            "/home/someone/bataille/results/hunts/x",
-            "--checkpoint",
-            "/tmp/hunt-ckpt/x.ckpt",
-            "--records=/home/someone/bataille/results/records.csv",
-            "--seed",
-            "3",
-        ];
-        assert_eq!(
-            shown_words(&args, cwd, false),
-            "bataille hunt --out results/hunts/x --checkpoint '<outside>/x.ckpt' \
-             --records=results/records.csv --seed 3"
-        );
-        assert_eq!(
-            shown_words(&args, cwd, true),
-            "bataille hunt --out results/hunts/x --records=results/records.csv --seed 3"
-        );
-        // Relative paths, the directory itself, a sibling directory with a longer name, words
-        // that need quotes.
-        let args = ["explore", "--out", "out/x", "/home/someone/bataille", "/home/someone/bat"];
-        assert_eq!(
-            shown_words(&args, cwd, false),
-            "bataille explore --out out/x . '<outside>/bat'"
-        );
-        assert_eq!(
-            shown_words(&["play", "[1, 2] / [2, 1]", "it's"], cwd, false),
-            "bataille play '[1, 2] / [2, 1]' 'it'\\''s'"
-        );
-        assert_eq!(shown_words(&["--out", "/"], cwd, false), "bataille --out '<outside>/'");
-        // Without a working directory every absolute path is outside.
-        let args = vec!["/home/someone/bataille/x".to_string()];
-        assert_eq!(words(args, None, false).join(" "), "bataille '<outside>/x'");
-    }
 
     #[test]
     fn utc_dates() {

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use bataille_records::search::{SearchProgress, SearchState};
-use bataille_search::{Progress, State};
+use bataille_search::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::files::write_atomic;
@@ -91,14 +91,14 @@ impl Display {
     }
 }
 
-/// The progress of `explore`, `hunt` and `bmn explore`, and their checkpoint writer.
+/// The progress of `explore`, `hunt` and `bmn explore` (their checkpoints are saved by
+/// `bataille_runs::search`).
 pub(crate) struct ExploreProgress {
     /// The command, for the plain progress lines.
     name: &'static str,
     /// What is played: "deals" or "positions".
     items: &'static str,
     display: Display,
-    checkpoint: Option<PathBuf>,
     deals: AtomicU64,
     units: AtomicU64,
     pending: AtomicU64,
@@ -106,12 +106,8 @@ pub(crate) struct ExploreProgress {
 
 impl ExploreProgress {
     /// The display of the command `name` (`explore` or `hunt`) playing `items` ("deals" or
-    /// "positions"), saving checkpoints to `checkpoint` when given.
-    pub(crate) fn new(
-        name: &'static str,
-        items: &'static str,
-        checkpoint: Option<PathBuf>,
-    ) -> ExploreProgress {
+    /// "positions").
+    pub(crate) fn new(name: &'static str, items: &'static str) -> ExploreProgress {
         let display = Display::new(
             &format!(
                 "{{elapsed_precise}} [{{wide_bar}}] {{percent}}% {{human_pos}}/{{human_len}} \
@@ -119,20 +115,14 @@ impl ExploreProgress {
             ),
             Some(0),
         );
-        ExploreProgress::with_display(name, items, checkpoint, display)
+        ExploreProgress::with_display(name, items, display)
     }
 
-    fn with_display(
-        name: &'static str,
-        items: &'static str,
-        checkpoint: Option<PathBuf>,
-        display: Display,
-    ) -> ExploreProgress {
+    fn with_display(name: &'static str, items: &'static str, display: Display) -> ExploreProgress {
         ExploreProgress {
             name,
             items,
             display,
-            checkpoint,
             deals: AtomicU64::new(0),
             units: AtomicU64::new(0),
             pending: AtomicU64::new(0),
@@ -181,13 +171,6 @@ impl Progress for ExploreProgress {
                 items = self.items
             )
         });
-    }
-
-    fn checkpoint(&self, state: &State) -> std::io::Result<()> {
-        match &self.checkpoint {
-            Some(path) => write_atomic(path, state.encode().as_bytes()),
-            None => Ok(()),
-        }
     }
 }
 
@@ -334,7 +317,7 @@ mod tests {
         let out = Shared::default();
         // A line for every unit (no interval), from 4 workers.
         let display = Display::with_lines(None, Box::new(out.clone()), Duration::ZERO);
-        let progress = ExploreProgress::with_display("explore", "deals", None, display);
+        let progress = ExploreProgress::with_display("explore", "deals", display);
         let options = Options { threads: 4, ..Options::default() };
         let stop = AtomicBool::new(false);
         let ended = explore(&game, &plan, Shard::WHOLE, None, &options, &progress, &stop).unwrap();

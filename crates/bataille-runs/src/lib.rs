@@ -1,0 +1,22 @@
+//! What a run is, for every front end of the toolkit (the `bataille` command line and the
+//! Python package): its output directory, written all at once and locked while the run lives;
+//! its checkpoint, saved atomically and resumed only by the same run; the checks made before
+//! any work; and where its results come from.
+//!
+//! - [`files`]: atomic writes, [`files::OutputFiles`] (a directory written all at once),
+//!   [`files::prepare_outputs`] (the checks and locks before a run), bounded reads. Refusals
+//!   name the options in the caller's [`files::Words`].
+//! - [`search`]: a run of the search harness into an output directory, step by step, with
+//!   its checkpoint ([`search::SearchRun`]).
+//! - [`provenance`]: the command that made a result, without this machine's paths.
+//! - [`Error`]: a refusal or failure naming the file and what was done, with its cause.
+//!
+//! The formats of the files are described in the book's `docs/formats.md`, what a run
+//! promises in `docs/guarantees.md`.
+
+pub mod error;
+pub mod files;
+pub mod provenance;
+pub mod search;
+
+pub use error::{Error, Result};
