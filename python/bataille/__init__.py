@@ -15,6 +15,9 @@ Functions:
 - :func:`play`: one game, with its outcome, measures, loop and (``trace=True``) positions.
 - :func:`play_many`: many games in parallel, into NumPy arrays.
 - :func:`explore`: every deal of a deck, or N seeded random deals: the command line's tables.
+- :func:`hunt`: the same, keeping the deals that reach each loop.
+- :func:`verify`: the published claims, each recomputed by the engine, as rows.
+- :mod:`bataille.bmn`: beggar-my-neighbour.
 
 Long calls release the interpreter, can show a progress bar (``progress=True``: tqdm when it is
 installed), and stop on Ctrl-C with :class:`Interrupted`. Bad arguments raise ``ValueError``
@@ -40,9 +43,12 @@ __all__ = [
     "Exploration",
     "Game",
     "Interrupted",
+    "bmn",
     "explore",
+    "hunt",
     "play",
     "play_many",
+    "verify",
 ]
 
 __version__: str = _bataille.__version__
@@ -185,6 +191,8 @@ class Exploration:
     state: str
     deals_played: int
     csv: Dict[str, str] = field(repr=False)
+    #: For a hunt: the deals of each loop (``loops.csv``); ``None`` for an exploration.
+    loops: Any = None
 
     def __str__(self) -> str:
         return self.text
@@ -287,6 +295,42 @@ def explore(
             with ``checkpoint`` the run continues with ``resume=True``; without, nothing is
             kept.
     """
+    return _search(
+        colours,
+        values,
+        method,
+        method2,
+        dict(
+            random=random,
+            seed=seed,
+            threads=threads,
+            top=top,
+            max_tricks=max_tricks,
+            shard=shard,
+            max_cycles=max_cycles,
+        ),
+        out,
+        checkpoint,
+        checkpoint_every,
+        resume,
+        replace,
+        progress,
+    )
+
+
+def _search(
+    colours: int,
+    values: int,
+    method: str,
+    method2: Optional[str],
+    options: Dict[str, Any],
+    out: Any,
+    checkpoint: Any,
+    checkpoint_every: int,
+    resume: bool,
+    replace: bool,
+    progress: Union[bool, Callable[[int, int], None]],
+) -> Exploration:
     close: Optional[Callable[[], None]] = None
     callback: Optional[Callable[[int, int], None]]
     if progress is True:
@@ -301,13 +345,7 @@ def explore(
             values,
             method,
             method2,
-            random=random,
-            seed=seed,
-            threads=threads,
-            top=top,
-            max_tricks=max_tricks,
-            shard=shard,
-            max_cycles=max_cycles,
+            **options,
             out=None if out is None else os.fspath(out),
             checkpoint=None if checkpoint is None else os.fspath(checkpoint),
             checkpoint_every=checkpoint_every,
@@ -318,14 +356,98 @@ def explore(
     finally:
         if close is not None:
             close()
-    tables = {name: raw[name] for name in ("summary", "histograms", "records", "cycles")}
+    names = ("summary", "histograms", "records", "cycles", "loops")
+    tables = {name: raw[name] for name in names if name in raw}
     return Exploration(
         summary=_table(tables["summary"]),
         histograms=_table(tables["histograms"]),
         records=_table(tables["records"]),
         cycles=_table(tables["cycles"]),
+        loops=_table(tables["loops"]) if "loops" in tables else None,
         text=raw["text"],
         state=raw["state"],
         deals_played=raw["deals_played"],
         csv=tables,
     )
+
+
+def hunt(
+    colours: int,
+    values: int,
+    method: str = "natural",
+    method2: Optional[str] = None,
+    *,
+    keep: int = 1_000_000,
+    random: Optional[int] = None,
+    seed: int = 0,
+    threads: int = 0,
+    top: int = 10,
+    shard: Optional[Tuple[int, int]] = None,
+    max_cycles: Optional[int] = None,
+    out: Union[str, "os.PathLike[str]", None] = None,
+    checkpoint: Union[str, "os.PathLike[str]", None] = None,
+    checkpoint_every: int = 60,
+    resume: bool = False,
+    replace: bool = False,
+    progress: Union[bool, Callable[[int, int], None]] = False,
+) -> Exploration:
+    """Hunts the loops of a deck, as ``bataille hunt`` does: :func:`explore`, also keeping for
+    each distinct loop the deals that reach it (the ``keep`` smallest), in ``loops``
+    (``loops.csv``: ``cycle_id``, ``deal``, ``tail_tricks``).
+
+    Deterministic stacking methods only (with the random method a repeated position is not a
+    loop). The other arguments are :func:`explore`'s; with ``out``, the files are those of
+    ``bataille hunt`` with the same arguments, ``loops.csv`` among them.
+
+    Raises:
+        ValueError: a random method, ``keep=0``, or what :func:`explore` refuses.
+        OSError, Interrupted: as for :func:`explore`.
+    """
+    return _search(
+        colours,
+        values,
+        method,
+        method2,
+        dict(
+            random=random,
+            seed=seed,
+            threads=threads,
+            top=top,
+            shard=shard,
+            max_cycles=max_cycles,
+            keep=keep,
+        ),
+        out,
+        checkpoint,
+        checkpoint_every,
+        resume,
+        replace,
+        progress,
+    )
+
+
+def verify(filter: Optional[str] = None) -> Any:
+    """The catalogue of ``bataille verify``: every checkable claim of the article and of the
+    public record tables, recomputed by the engine, one row per claim.
+
+    Args:
+        filter: keep the claims whose id contains this text.
+
+    Returns:
+        A DataFrame (a list of dicts without pandas) with the columns ``id``, ``source``,
+        ``claim``, ``published``, ``computed``, ``status`` (``ok``, ``misprint``, ``differs``,
+        ``false``, ...) and ``evidence``.
+
+    Raises:
+        ValueError: no claim matches ``filter``.
+    """
+    columns = ("id", "source", "claim", "published", "computed", "status", "evidence")
+    rows = [dict(zip(columns, row)) for row in _bataille.verify(filter)]
+    try:
+        import pandas as pd
+    except ImportError:
+        return rows
+    return pd.DataFrame(rows, columns=list(columns))
+
+
+from . import bmn  # noqa: E402  (after the functions it documents beside)

@@ -83,4 +83,17 @@ def explore(
     resume: bool = ...,
     replace: bool = ...,
     progress: Optional[Callable[[int, int], None]] = ...,
+    keep: Optional[int] = ...,
+) -> Dict[str, Any]: ...
+def verify(
+    filter: Optional[str] = ...,
+) -> List[Tuple[str, str, str, str, str, str, str]]: ...
+def bmn_play(
+    first: str,
+    second: Optional[str] = ...,
+    *,
+    deck: Optional[str] = ...,
+    counts: Optional[str] = ...,
+    partial: bool = ...,
+    max_tricks: Optional[int] = ...,
 ) -> Dict[str, Any]: ...

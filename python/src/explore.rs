@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use bataille_engine::{DeckSpec, Methods};
+use bataille_engine::{DeckSpec, Method, Methods};
 use bataille_runs::files::Words;
 use bataille_runs::provenance;
 use bataille_runs::search::SearchRun;
@@ -56,7 +56,7 @@ struct Files {
 #[pyfunction]
 #[pyo3(signature = (colours, values, method="natural", method2=None, *, random=None, seed=0,
     threads=0, top=10, max_tricks=None, shard=None, max_cycles=None, out=None, checkpoint=None,
-    checkpoint_every=60, resume=false, replace=false, progress=None))]
+    checkpoint_every=60, resume=false, replace=false, progress=None, keep=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn explore<'py>(
     py: Python<'py>,
@@ -77,9 +77,26 @@ pub(crate) fn explore<'py>(
     resume: bool,
     replace: bool,
     progress: Option<Bound<'py, PyAny>>,
+    keep: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let spec = DeckSpec::new(colours, values).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let methods = methods(method, method2)?;
+    // A hunt (`keep`: the deals kept per loop) is an exploration that keeps the deals of each
+    // loop, as `bataille hunt` is.
+    if keep.is_some() {
+        for m in [methods.first, methods.second] {
+            if m == Method::Random {
+                return Err(PyValueError::new_err(format!(
+                    "hunt does not apply to the {} stacking method: a repeated position is not \
+                     a loop when tricks are stacked at random (use explore for its statistics)",
+                    m.name()
+                )));
+            }
+        }
+    }
+    if keep == Some(0) {
+        return Err(PyValueError::new_err("keep must be at least 1 deal per loop, got 0"));
+    }
     let game = Bataille::new(spec, methods, limits(methods, max_tricks)?);
     let mode = match random {
         Some(0) => return Err(PyValueError::new_err("random must be at least 1 deal, got 0")),
@@ -109,6 +126,7 @@ pub(crate) fn explore<'py>(
     }
     let plan = Plan::new(&game, mode, seed, top as usize)
         .map_err(|e| PyValueError::new_err(e.to_string()))?
+        .keeping_loop_deals(keep.unwrap_or(0))
         .keeping_cycles(max_cycles.map_or(0, |k| usize::try_from(k).unwrap_or(usize::MAX)));
     let shard = match shard {
         None => Shard::WHOLE,
@@ -129,6 +147,7 @@ pub(crate) fn explore<'py>(
     // The pool's limits, checked here: the harness builds its own pool of that size.
     drop(pool(threads)?);
     let cli = command(&CommandOf {
+        keep,
         colours,
         values,
         methods,
@@ -219,6 +238,9 @@ pub(crate) fn explore<'py>(
     result.set_item("histograms", text(&|w| report::write_histograms(state, w))?)?;
     result.set_item("records", text(&|w| report::write_records(&game, state, w))?)?;
     result.set_item("cycles", text(&|w| report::write_cycles(&cycles, w))?)?;
+    if state.key.loop_deals > 0 {
+        result.set_item("loops", text(&|w| report::write_loops(&game, state, &cycles, w))?)?;
+    }
     result.set_item("state", state.encode())?;
     let text =
         if summary.is_empty() { report::human_summary(&game, state, &cycles) } else { summary };
@@ -229,6 +251,7 @@ pub(crate) fn explore<'py>(
 
 /// What an `explore` call asked for, for the command line that does the same.
 struct CommandOf {
+    keep: Option<usize>,
     colours: usize,
     values: usize,
     methods: Methods,
@@ -248,7 +271,8 @@ struct CommandOf {
 fn command(c: &CommandOf) -> String {
     let mut args: Vec<String> = Vec::new();
     let mut add = |words: &[&str]| args.extend(words.iter().map(|w| w.to_string()));
-    add(&["explore", "-c", &c.colours.to_string(), "-v", &c.values.to_string()]);
+    let name = if c.keep.is_some() { "hunt" } else { "explore" };
+    add(&[name, "-c", &c.colours.to_string(), "-v", &c.values.to_string()]);
     add(&["-m", c.methods.first.name()]);
     if c.methods.second != c.methods.first {
         add(&["--method2", c.methods.second.name()]);
@@ -260,6 +284,9 @@ fn command(c: &CommandOf) -> String {
     }
     if let Some(max) = c.max_tricks {
         add(&["--max-tricks", &max.to_string()]);
+    }
+    if let Some(keep) = c.keep.filter(|&k| k != 1_000_000) {
+        add(&["--keep", &keep.to_string()]);
     }
     if c.top != 10 {
         add(&["--top", &c.top.to_string()]);

@@ -8,11 +8,14 @@
 //!
 //! - [`play`](mod@play): one game ([`play::play`], [`play::Game`]), many in parallel
 //!   ([`play::play_many`]).
-//! - [`explore`]: the search harness: every deal of a deck or seeded random ones.
+//! - [`explore`]: the search harness: every deal of a deck or seeded random ones (a hunt
+//!   keeps the deals of each loop too), into the command line's output directory if asked.
+//! - [`cousins`]: the published claims (`verify`) and beggar-my-neighbour (`bmn_play`).
 //! - [`stop`]: long calls run beside the interpreter, which keeps watching for Ctrl-C.
 
 use pyo3::prelude::*;
 
+mod cousins;
 mod explore;
 mod play;
 mod stop;
@@ -34,5 +37,7 @@ fn _bataille(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play::play_many_array, m)?)?;
     m.add_function(wrap_pyfunction!(play::play_many_list, m)?)?;
     m.add_function(wrap_pyfunction!(explore::explore, m)?)?;
+    m.add_function(wrap_pyfunction!(cousins::verify, m)?)?;
+    m.add_function(wrap_pyfunction!(cousins::bmn_play, m)?)?;
     Ok(())
 }
