@@ -12,7 +12,14 @@
 #   --bin PATH      the bataille binary (default: bataille on PATH)
 #   --tasks LIST    submit only these array tasks, e.g. 3,7 or 5-9 (to rerun the shards that
 #                   failed; the others keep their outputs)
-#   --dry-run       check everything and print the sbatch commands without queueing anything
+#   --dry-run       check everything, print the run's cost and the sbatch commands, and queue
+#                   nothing
+#
+# The cost: before anything is queued the search's first work units are played on this machine
+# for about a second (`bataille ... --dry-run`, on --cpus threads), and the time of one task,
+# the core-hours of the run, the memory and output of a task are printed from that speed. A task
+# that would last longer than --time is refused, with the shard count that fits (the speed of
+# this machine is taken for the nodes': measure on a node when they differ).
 #
 # Under DIR (created before anything is queued):
 #   DIR/shards/shard-K/          output of shard K
@@ -32,6 +39,24 @@ set -euo pipefail
 die() {
     echo "submit.sh: $*" >&2
     exit 2
+}
+
+# The seconds of a SLURM time limit (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S); fails for another
+# form (UNLIMITED, a typo: sbatch judges those).
+seconds_of() {
+    local d=0 h=0 m=0 s=0
+    if [[ $1 =~ ^([0-9]+)-([0-9]+)(:([0-9]+)(:([0-9]+))?)?$ ]]; then
+        d=${BASH_REMATCH[1]} h=${BASH_REMATCH[2]} m=${BASH_REMATCH[4]:-0} s=${BASH_REMATCH[6]:-0}
+    elif [[ $1 =~ ^([0-9]+)$ ]]; then
+        m=${BASH_REMATCH[1]}
+    elif [[ $1 =~ ^([0-9]+):([0-9]+)$ ]]; then
+        m=${BASH_REMATCH[1]} s=${BASH_REMATCH[2]}
+    elif [[ $1 =~ ^([0-9]+):([0-9]+):([0-9]+)$ ]]; then
+        h=${BASH_REMATCH[1]} m=${BASH_REMATCH[2]} s=${BASH_REMATCH[3]}
+    else
+        return 1
+    fi
+    echo $((((10#$d * 24 + 10#$h) * 60 + 10#$m) * 60 + 10#$s))
 }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -143,6 +168,38 @@ fi
 
 if ! $dry_run; then
     command -v sbatch >/dev/null || die "no sbatch on PATH: run this on a SLURM login node"
+fi
+
+# The cost, measured on a sample of shard 1's own units (see the header).
+"$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads "$cpus" --dry-run \
+    --out "$scratch/cost" >"$scratch/cost.log" 2>&1 || {
+    sed 's/^/  /' "$scratch/cost.log" >&2
+    die "bataille could not measure the search's cost: nothing queued"
+}
+cost=$(sed -n 's/^cost: //p' "$scratch/cost.log")
+value() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" <<<"$cost"; }
+task_seconds=$(value seconds)
+[[ -n $task_seconds ]] || die "bataille printed no cost line: nothing queued"
+if limit_seconds=$(seconds_of "$limit"); then
+    # Whole seconds, rounded up: bash has no floating point.
+    task=$(awk -v s="$task_seconds" 'BEGIN { printf "%d", s == int(s) ? s : int(s) + 1 }')
+    if ((task > limit_seconds)); then
+        fits=$(awk -v s="$task_seconds" -v n="$shards" -v l="$limit_seconds" \
+            'BEGIN { x = s * n / l; printf "%d", x == int(x) ? x : int(x) + 1 }')
+        sed -n 's/^\(sample\|shard\):/  &/p' "$scratch/cost.log" >&2
+        die "a task would take about $task s, more than --time $limit ($limit_seconds s):" \
+            "use at least $fits shards, or more --cpus, or a longer --time: nothing queued"
+    fi
+fi
+if $dry_run; then
+    grep -v '^cost: ' "$scratch/cost.log" | sed 's/^/# /'
+    awk -v s="$task_seconds" -v n="$shards" -v c="$cpus" -v m="$(value memory_bytes)" \
+        -v o="$(value output_bytes)" 'BEGIN {
+        printf "# %d tasks of %d CPUs: %.3f core-hours in all; about %.0f s a task, all at once\n",
+            n, c, s * c * n / 3600, s
+        mb = m / 1048576; kb = o / 1000
+        printf "# a task: %d MB of memory measured, about %d kB of results\n",
+            int(mb) + (mb > int(mb)), int(kb) + (kb > int(kb)) }'
 fi
 
 out=$(readlink -m -- "$out")

@@ -229,9 +229,17 @@ refused --bin "$bin" -- explore -c 0 -v 3 --exhaustive --out "$runs/bad"
 refused --bin "$bin" --shards 2 -- explore -c 4 -v 3 --exhaustive --out "$runs/bad"
 grep -q 'fewer than 2 shards' "$work/refusal.log" ||
     fail "a search of 1 unit in 2 shards was refused for another reason: $(cat "$work/refusal.log")"
+# A task that would outlast --time: refused, with the shard count that fits (10^9 52-card
+# deals in 2 tasks of 1 CPU, each hours long, against a limit of 1 minute).
+refused --bin "$bin" --shards 2 --cpus 1 --time 1 -- explore -c 4 -v 13 --random 1000000000 \
+    --out "$runs/bad"
+grep -q 'more than --time 1 (60 s): use at least [0-9]* shards' "$work/refusal.log" ||
+    fail "a task longer than --time was refused for another reason: $(cat "$work/refusal.log")"
 queue_empty || fail "a refused submission queued something"
 dry=$("$submit" --dry-run --bin "$bin" -- "${good[@]}" --out "$runs/bad")
-[[ $dry == sbatch\ * ]] || fail "submit.sh --dry-run printed no sbatch command: $dry"
+grep -q '^sbatch ' <<<"$dry" || fail "submit.sh --dry-run printed no sbatch command: $dry"
+grep -q '^# 64 tasks of 16 CPUs: [0-9.]* core-hours in all' <<<"$dry" ||
+    fail "submit.sh --dry-run printed no cost: $dry"
 queue_empty || fail "submit.sh --dry-run queued something"
 [[ ! -e $runs/bad ]] || fail "a refused or dry-run submission created its output folder"
 say "bad submissions refused, nothing queued"

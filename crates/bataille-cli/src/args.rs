@@ -128,6 +128,11 @@ pub(crate) struct RunArgs {
     /// Stop after this many work units, as if interrupted (for tests of --resume).
     #[arg(long, hide = true)]
     pub(crate) max_units: Option<u64>,
+    /// Measure what the run (or shard) would cost on a sample of its own first work units
+    /// (about a second, on --threads), print the time, core-hours, memory and output size,
+    /// and stop: nothing is written.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
 }
 
 /// How the three `verify` commands print their claims.

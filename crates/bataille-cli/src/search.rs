@@ -8,12 +8,12 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use bataille_runs::files::Words;
 use bataille_runs::search::{SearchRun, result_files};
-use bataille_search::{DealGame, Mode, Options, Plan, Shard, State, sample_speed};
+use bataille_search::{DealGame, Mode, Options, Plan, Shard, Silent, State, explore, sample_speed};
 
 use crate::args::RunArgs;
 use crate::checks::{at_most, cores};
@@ -64,6 +64,8 @@ pub(crate) struct RunConfig {
     no_estimate_limit: bool,
     /// Stop after this many units, as if interrupted (tests).
     max_units: Option<u64>,
+    /// Measure the cost on a sample and stop.
+    dry_run: bool,
     /// `hunt` or `explore`, for the progress display.
     name: &'static str,
     /// Files written beside the results (a position hunt's seeds).
@@ -107,6 +109,7 @@ impl RunConfig {
             replace: args.replace,
             no_estimate_limit: args.no_estimate_limit,
             max_units: args.max_units,
+            dry_run: args.dry_run,
             name: if loop_deals > 0 { "hunt" } else { "explore" },
             extra_files: Vec::new(),
         })
@@ -155,6 +158,9 @@ pub(crate) fn run_search<G: DealGame>(
         replace: run.replace,
         words: Words::CLI,
     };
+    if run.dry_run {
+        return dry_run(game, run);
+    }
     let resume = search.resume_from()?;
     let threads = if run.threads == 0 { cores() } else { run.threads };
     let done = resume.as_ref().map_or(0, |s| s.done.len());
@@ -193,6 +199,98 @@ pub(crate) fn run_search<G: DealGame>(
         f(&ended.state)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How long the sample of a dry run lasts, at least (or the whole shard, when it is shorter).
+const SAMPLE: Duration = Duration::from_secs(1);
+
+/// `--dry-run`: plays the shard's first units (doubling their number until the sample has
+/// lasted [`SAMPLE`], or the shard is done) on the run's threads, then prints what the whole
+/// shard and run would cost at that speed: time, core-hours, this process's peak memory, and
+/// the size of the sample's result files. The last line, `cost: key=value ...`, is for
+/// scripts (the SLURM launcher reads it). Nothing is written.
+fn dry_run<G: DealGame>(game: &G, run: &RunConfig) -> Result<ExitCode> {
+    let (plan, shard) = (&run.plan, run.shard);
+    let threads = if run.threads == 0 { cores() } else { run.threads };
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let started = Instant::now();
+    let (mut state, mut played, mut batch) = (None, 0u64, 1u64);
+    let state = loop {
+        let options = Options {
+            threads: run.threads,
+            checkpoint_every: Duration::from_secs(3600),
+            max_units: Some(batch),
+        };
+        let ended = explore(game, plan, shard, state.take(), &options, &Silent, &never)?;
+        played += ended.deals_played;
+        if !ended.interrupted || started.elapsed() >= SAMPLE {
+            break ended.state;
+        }
+        state = Some(ended.state);
+        batch *= 2;
+    };
+    let elapsed = started.elapsed().as_secs_f64().max(1e-9);
+    let units = plan.key().units.max(1);
+    let shard_units = shard.units(units);
+    let sampled = state.done.len();
+    let shard_deals = plan.deals() as f64 * shard_units as f64 / units as f64;
+    let per_s = played as f64 / elapsed;
+    // The shard at the sample's speed; the whole run as `shard.count()` such shards.
+    let secs = if sampled >= shard_units { elapsed } else { shard_deals / per_s.max(1e-9) };
+    let core_hours = secs * threads as f64 / 3600.0;
+    let (files, _) = results(Path::new("."), game, plan, &state)?;
+    let output: usize = files.sizes().map(|(_, n)| n).sum::<usize>() + METADATA_BYTES;
+    let memory = peak_memory();
+    let items = game.items();
+    let on = if threads == 1 { "1 thread".to_string() } else { format!("{threads} threads") };
+    let key = plan.key();
+    println!("dry run:   {} — {} (seed {}), shard {shard}", key.game, key.mode, key.seed);
+    println!(
+        "sample:    {sampled} of the shard's {shard_units} units, {played} {items} in \
+         {elapsed:.2} s on {on}: {per_s:.0} {items}/s"
+    );
+    println!(
+        "shard:     {shard_deals:.3e} {items}: about {} on {on} ({core_hours:.3} core-hours)",
+        human_duration(secs)
+    );
+    println!(
+        "run:       {} shards: {:.3} core-hours in all; on {} cores at once, about {}",
+        shard.count(),
+        core_hours * shard.count() as f64,
+        threads as u64 * shard.count(),
+        human_duration(secs)
+    );
+    println!(
+        "memory:    {} MB at most in this process (the sample's workers included)",
+        memory.div_ceil(1 << 20)
+    );
+    println!(
+        "output:    about {} kB per shard (the sample's files; cycles.csv and loops.csv grow \
+         with the distinct loops found)",
+        output.div_ceil(1000)
+    );
+    println!(
+        "cost: units={shard_units} deals={shard_deals:.0} seconds={secs:.1} threads={threads} \
+         core_hours={core_hours:.4} memory_bytes={memory} output_bytes={output}"
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// About the size of a run's `metadata.csv` (the command line aside, which is as long as typed).
+const METADATA_BYTES: usize = 400;
+
+/// The peak resident memory of this process, in bytes (0 where it cannot be read).
+fn peak_memory() -> u64 {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage only writes the struct it is given, which is zeroed and owned here.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
+            // Kilobytes on Linux.
+            return u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024;
+        }
+    }
+    0
 }
 
 /// Before a run of more than [`ESTIMATE_FROM`] deals: measures the speed on a short sample (a

@@ -245,3 +245,61 @@ fn max_cycles_keeps_a_sample_and_estimates_the_rest() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("cycles kept (--max-cycles) is \"4\""), "{}", text(&o));
 }
+
+/// `--dry-run` measures the run on a sample of its own units and writes nothing: the whole
+/// small run is its sample (its time is then the sample's), a large one is priced from it, and
+/// the `cost:` line a script reads holds what the human lines say.
+#[test]
+fn a_dry_run_prices_the_run_and_writes_nothing() {
+    let dir = scratch!("dry-run");
+    let out = dir.join("out");
+    let o = run_ok(&[
+        "explore",
+        "-c",
+        "4",
+        "-v",
+        "3",
+        "--exhaustive",
+        "--dry-run",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.contains("sample:    1 of the shard's 1 units, 17370 deals"), "{o}");
+    assert!(!out.exists(), "a dry run created its output directory");
+    let cost = o.lines().find_map(|l| l.strip_prefix("cost: ")).expect("a cost line");
+    let value = |key: &str| -> f64 {
+        let word = cost.split(' ').find_map(|w| w.strip_prefix(&format!("{key}="))).unwrap();
+        word.parse().unwrap()
+    };
+    assert_eq!((value("units"), value("deals")), (1.0, 17370.0), "{cost}");
+    assert!(value("memory_bytes") > 0.0 && value("output_bytes") > 1000.0, "{cost}");
+    // 10^10 random 52-card deals in 1,000 shards: shard 1 has 611 units of 16,384 deals,
+    // and is priced from the few it played.
+    let o = run_ok(&[
+        "explore",
+        "-c",
+        "4",
+        "-v",
+        "13",
+        "--random",
+        "10000000000",
+        "--shard",
+        "1/1000",
+        "--threads",
+        "1",
+        "--dry-run",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.contains("of the shard's 611 units"), "{o}");
+    assert!(o.contains("run:       1000 shards"), "{o}");
+    let cost = o.lines().find_map(|l| l.strip_prefix("cost: ")).unwrap();
+    let seconds: f64 = cost
+        .split(' ')
+        .find_map(|w| w.strip_prefix("seconds="))
+        .and_then(|s| s.parse().ok())
+        .unwrap();
+    // At least a microsecond a deal on any machine, far less than a second.
+    assert!(seconds > 1e7 * 1e-6 && seconds < 1e7, "{cost}");
+    assert!(!out.exists());
+}

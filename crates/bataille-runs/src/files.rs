@@ -174,6 +174,11 @@ impl OutputFiles {
         OutputFiles { dir: dir.to_path_buf(), files: Vec::new() }
     }
 
+    /// The files added so far: their names and sizes in bytes.
+    pub fn sizes(&self) -> impl Iterator<Item = (&'static str, usize)> + '_ {
+        self.files.iter().map(|(name, bytes)| (*name, bytes.len()))
+    }
+
     /// Adds the file `name` with `bytes`.
     pub fn add(&mut self, name: &'static str, bytes: Vec<u8>) {
         self.files.push((name, bytes));
