@@ -72,3 +72,17 @@ def test_without_pandas_the_tables_are_dicts(monkeypatch) -> None:
     assert isinstance(e.summary, dict)
     row = e.summary["key"].index("deals")
     assert e.summary["value"][row] == "17370"
+
+
+def test_progress_bar_with_and_without_tqdm(capsys, monkeypatch) -> None:
+    pytest.importorskip("tqdm", reason="the bar is drawn by tqdm when it is installed")
+    bataille.explore(4, 5, random=100_000, seed=2, progress=True)
+    bar = capsys.readouterr().err
+    assert "100k/100k" in bar.replace(".0", "") and "deals" in bar, bar
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    bataille.explore(4, 5, random=100_000, seed=2, progress=True)
+    line = capsys.readouterr().err
+    assert "100,000 deals (100.0%)" in line, line
