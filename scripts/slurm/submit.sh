@@ -3,7 +3,7 @@
 # own checkpoint (requeue-safe: a requeued or resubmitted task resumes where it stopped), and a
 # merge job that runs once every task has ended and checks that no shard is missing.
 #
-#   scripts/slurm/submit.sh [OPTIONS] -- explore|hunt|bmn explore ARGS... --out DIR
+#   scripts/slurm/submit.sh [OPTIONS] -- explore|hunt|bmn explore|cycles hunt ARGS... --out DIR
 #
 # Options (before the --):
 #   --shards N      number of shards, one array task each (default 64)
@@ -95,7 +95,7 @@ if [[ -n $tasks ]]; then
 fi
 
 # The search: explore, hunt or bmn explore, and its arguments.
-(($#)) || die "no search given: expected -- explore|hunt|bmn explore ARGS... --out DIR"
+(($#)) || die "no search given: expected -- explore|hunt|bmn explore|cycles hunt ARGS... --out DIR"
 command=("$1")
 shift
 case ${command[0]} in
@@ -105,7 +105,13 @@ case ${command[0]} in
         command+=("$1")
         shift
         ;;
-    *) die "cannot shard '${command[0]}': expected explore, hunt or bmn explore" ;;
+    cycles)
+        [[ ${1-} == hunt ]] ||
+            die "cannot shard 'cycles ${1-}': only cycles hunt runs in shards with this launcher"
+        command+=("$1")
+        shift
+        ;;
+    *) die "cannot shard '${command[0]}': expected explore, hunt, bmn explore or cycles hunt" ;;
 esac
 args=()
 out=
@@ -127,6 +133,19 @@ while (($#)); do
             ;;
         --threads | --threads=*)
             die "'${1%%=*}' is set by the launcher from --cpus: leave it out"
+            ;;
+        --seeds | --seeds=*)
+            # The tasks run in DIR: a seeds file is given to them by its absolute path.
+            if [[ $1 == --seeds ]]; then
+                (($# >= 2)) || die "--seeds needs a file"
+                seeds=$2
+                shift 2
+            else
+                seeds=${1#--seeds=}
+                shift
+            fi
+            [[ -f $seeds ]] || die "the seeds file '$seeds' does not exist"
+            args+=(--seeds "$(readlink -f -- "$seeds")")
             ;;
         --records | --records=*)
             die "'--records' would have every shard append its own rows to the file:" \
@@ -171,8 +190,9 @@ if ! $dry_run; then
 fi
 
 # The cost, measured on a sample of shard 1's own units (see the header).
+# (A checkpoint is named, unused, for a search that sets --checkpoint-every.)
 "$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads "$cpus" --dry-run \
-    --out "$scratch/cost" >"$scratch/cost.log" 2>&1 || {
+    --checkpoint "$scratch/cost.ckpt" --out "$scratch/cost" >"$scratch/cost.log" 2>&1 || {
     sed 's/^/  /' "$scratch/cost.log" >&2
     die "bataille could not measure the search's cost: nothing queued"
 }

@@ -11,11 +11,13 @@
 # 2. Writes a single-node configuration for this machine (CPUs, memory and host name detected)
 #    in a temporary folder and starts munged, slurmctld and slurmd there, with their own
 #    sockets, ports, pid files and state folders, so an existing SLURM is not disturbed.
-# 3. Checks that bad submissions are refused with nothing queued; submits C=4 V=4 natural
-#    exhaustive in 8 shards and a 52-card random run in 4 shards; requeues one of the
-#    52-card tasks while it runs, after its first checkpoint, and checks that it resumed from
-#    it; submits a C=3 V=4 hunt in 3 shards without shard 3, checks that the merge job names
-#    it and fails, then submits that shard alone.
+# 3. Checks that bad submissions are refused with nothing queued (a task longer than --time
+#    among them, with the shard count that fits) and that --dry-run prints the cost; submits
+#    C=4 V=4 natural exhaustive in 8 shards, a 52-card random run in 4 shards and a C=3 V=4
+#    position hunt (`cycles hunt`) in 3; requeues one of the 52-card tasks while it runs,
+#    after its first checkpoint, and checks that it resumed from it; submits a C=3 V=4 hunt in
+#    3 shards without shard 3, checks that the merge job names it and fails, then submits that
+#    shard alone.
 # 4. Checks every merged output byte-identical (all files but metadata.csv) to a single run of
 #    the same search.
 # 5. Stops the daemons it started, by their process ids, and removes the temporary folder.
@@ -218,6 +220,9 @@ refused --bin "$bin" --shards x -- "${good[@]}" --out "$runs/bad"
 refused --bin "$bin" -- play 1,2/3,4 --out "$runs/bad"
 refused --bin "$bin" -- verify --out "$runs/bad"
 refused --bin "$bin" -- bmn play --out "$runs/bad"
+refused --bin "$bin" -- cycles census -c 2 -v 3 --out "$runs/bad"
+refused --bin "$bin" -- cycles hunt -c 2 -v 4 --random 1000 --sampler insert \
+    --seeds "$work/no-such-seeds" --out "$runs/bad"
 refused --bin "$work/no-such-binary" -- "${good[@]}" --out "$runs/bad"
 refused --bin "$bin" -- "${good[@]}" --shard 1/2 --out "$runs/bad"
 refused --bin "$bin" -- "${good[@]}" --checkpoint x.ckpt --out "$runs/bad"
@@ -251,6 +256,8 @@ deals=${BATAILLE_SLURM_DEALS:-10000000}
 c4v13=(explore -c 4 -v 13 --random "$deals" --seed 2026)
 # 6 work units, 2 per shard, 164 looping deals.
 c3v4=(hunt -c 3 -v 4 -m natural --exhaustive)
+# A position hunt (every split of the hands): 13 units of 16,384 positions, in 3 shards.
+positions=(cycles hunt -c 3 -v 4 --random 200000 --seed 5)
 # Submitted from another directory, with the binary given by --bin.
 cd "$work"
 "$submit" --shards 8 --cpus 1 --time 10 --bin "$bin" -- "${c4v4[@]}" --checkpoint-every 1 \
@@ -299,6 +306,8 @@ STANDIN
 chmod +x "$paused"
 "$submit" --shards 4 --cpus 1 --time 10 --bin "$paused" -- "${c4v13[@]}" --checkpoint-every 1 \
     --out "$runs/c4v13" >/dev/null
+"$submit" --shards 3 --cpus 1 --time 10 --bin "$bin" -- "${positions[@]}" --out "$runs/positions" \
+    >/dev/null
 # The hunt without its shard 3: the merge must name it.
 "$submit" --shards 3 --cpus 1 --time 10 --tasks 1-2 --bin "$bin" -- "${c3v4[@]}" \
     --out "$runs/c3v4" >/dev/null
@@ -369,4 +378,5 @@ compare() {
 compare c4v4 "${c4v4[@]}"
 compare c4v13 "${c4v13[@]}"
 compare c3v4 "${c3v4[@]}"
+compare positions "${positions[@]}"
 say "all checks passed"
