@@ -205,21 +205,22 @@ pub(crate) fn explore<'py>(
         None => String::new(),
     };
     if signal.is_some() || finished.ended.interrupted {
+        let name = if keep.is_some() { "hunt" } else { "explore" };
         let kept = match (&out, &run.checkpoint) {
             (Some(out), Some(ckpt)) => format!(
-                "explore stopped before the end: the partial results are in {}, and the \
+                "{name} stopped before the end: the partial results are in {}, and the \
                  checkpoint {} holds every unit played (call again with resume=True)",
                 out.display(),
                 ckpt.display()
             ),
             (Some(out), None) => format!(
-                "explore stopped before the end: the partial results are in {} (no \
+                "{name} stopped before the end: the partial results are in {} (no \
                  checkpoint=: a new run starts over)",
                 out.display()
             ),
-            _ => "explore stopped before the end: nothing was kept (no out= and no \
-                  checkpoint=)"
-                .to_string(),
+            _ => format!(
+                "{name} stopped before the end: nothing was kept (no out= and no checkpoint=)"
+            ),
         };
         return Err(match signal {
             Some(e) => interrupted(py, e, &kept),
