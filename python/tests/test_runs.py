@@ -1,13 +1,11 @@
 """`bataille.explore` with an output directory and a checkpoint: the command line's files, a
-run stopped by Ctrl-C and resumed equal to one that was not, and the refusals of a used
-directory."""
+run stopped by Ctrl-C (a KeyboardInterrupt) and resumed equal to one that was not, and the
+refusals of a used directory."""
 
 from __future__ import annotations
 
-import _thread
 import csv
 import pathlib
-import threading
 
 import pytest
 
@@ -39,14 +37,19 @@ def test_out_is_the_command_lines_directory(cli, tmp_path: pathlib.Path) -> None
 def test_ctrl_c_then_resume_gives_the_uninterrupted_files(tmp_path: pathlib.Path) -> None:
     whole, part = tmp_path / "whole", tmp_path / "part"
     ckpt = tmp_path / "run.ckpt"
-    # 7 units of 16,384 random 52-card deals: a few seconds on one thread.
-    kw = dict(random=100_000, seed=4, threads=1)
+    # 25 units of 16,384 random 52-card deals: about a second on one thread of a release
+    # build, longer here. The stop comes as Ctrl-C would, from the progress callback (called
+    # every 250 ms), at its first call with some units done and some left.
+    kw = dict(random=400_000, seed=4, threads=1)
     bataille.explore(4, 13, **kw, out=whole)
-    timer = threading.Timer(0.7, _thread.interrupt_main)
-    timer.start()
+
+    def ctrl_c(done: int, total: int) -> None:
+        if 0 < done < total:
+            raise KeyboardInterrupt
+
     with pytest.raises(bataille.Interrupted, match="resume=True"):
-        bataille.explore(4, 13, **kw, out=part, checkpoint=ckpt, checkpoint_every=1)
-    timer.cancel()
+        bataille.explore(4, 13, **kw, out=part, checkpoint=ckpt, checkpoint_every=1,
+                         progress=ctrl_c)
     assert ckpt.is_file(), "the checkpoint is saved when the run stops"
     assert metadata(part)["deals_played"] != metadata(whole)["deals_played"]
     e = bataille.explore(4, 13, **kw, out=part, checkpoint=ckpt, resume=True)
