@@ -377,18 +377,7 @@ pub fn prepare_outputs(
             );
         }
         check_outside_outputs(words.checkpoint, path, out, words)?;
-        check_regular(path, "the checkpoint")?;
-        if !resume && path.exists() {
-            bail!(
-                "the checkpoint {} already exists: pass {} to continue it, or remove it",
-                path.display(),
-                words.resume
-            );
-        }
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        if !dir.is_dir() {
-            bail!("cannot write the checkpoint: {}", missing_dir(dir));
-        }
+        check_checkpoint(path, resume, words)?;
         // Tried now rather than at the first checkpoint: the temporary file it is written to.
         let tmp = temporary(path);
         fs::File::create(&tmp)
@@ -500,22 +489,29 @@ pub fn prepare_file_output(
                 path.display()
             );
         }
-        check_regular(path, "the checkpoint")?;
-        if !resume && path.exists() {
-            bail!(
-                "the checkpoint {} already exists: pass {} to continue it, or remove it",
-                path.display(),
-                words.resume
-            );
-        }
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        if !dir.is_dir() {
-            bail!("cannot write the checkpoint: {}", missing_dir(dir));
-        }
+        check_checkpoint(path, resume, words)?;
         let what = format!("the checkpoint {}", path.display());
         outputs.locks.push(Lock::take(&lock_beside(path), &what)?);
     }
     Ok(outputs)
+}
+
+/// Refuses a checkpoint that cannot be written or continued: not a regular file, one that
+/// exists when the run does not resume, one whose directory does not exist.
+fn check_checkpoint(path: &Path, resume: bool, words: &Words) -> Result<()> {
+    check_regular(path, "the checkpoint")?;
+    if !resume && path.exists() {
+        bail!(
+            "the checkpoint {} already exists: pass {} to continue it, or remove it",
+            path.display(),
+            words.resume
+        );
+    }
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        bail!("cannot write the checkpoint: {}", missing_dir(dir));
+    }
+    Ok(())
 }
 
 /// Whether `a` and `b` are one existing file under two names (hard links).
