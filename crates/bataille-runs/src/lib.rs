@@ -9,6 +9,8 @@
 //! - [`search`]: a run of the search harness into an output directory, step by step, with
 //!   its checkpoint ([`search::SearchRun`]).
 //! - [`provenance`]: the command that made a result, without this machine's paths.
+//! - [`say`]: the lines a run tells its user as it goes ([`say::Say`]), printed or not by the
+//!   front end.
 //! - [`Error`]: a refusal or failure naming the file and what was done, with its cause.
 //!
 //! The formats of the files are described in the book's `docs/formats.md`, what a run
@@ -17,6 +19,8 @@
 pub mod error;
 pub mod files;
 pub mod provenance;
+pub mod say;
 pub mod search;
 
 pub use error::{Error, Result};
+pub use say::{Quiet, Say};

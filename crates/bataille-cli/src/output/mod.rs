@@ -58,3 +58,17 @@ pub(crate) use metadata::{
 pub(crate) fn tricks(n: u64) -> String {
     format!("{n} trick{}", if n == 1 { "" } else { "s" })
 }
+
+/// Where the runs of the library crates say their lines: the report on standard output, the
+/// notes on standard error.
+pub(crate) struct Terminal;
+
+impl bataille_runs::Say for Terminal {
+    fn line(&self, text: &str) {
+        println!("{text}");
+    }
+
+    fn note(&self, text: &str) {
+        eprintln!("{text}");
+    }
+}
