@@ -99,6 +99,14 @@ macro_rules! bail {
 }
 pub(crate) use bail;
 
+/// An [`Error`] made by `format!`.
+macro_rules! error {
+    ($($arg:tt)*) => {
+        $crate::Error::msg(format!($($arg)*))
+    };
+}
+pub(crate) use error;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -45,6 +45,16 @@ pub struct Words {
     pub checkpoint: &'static str,
     /// The option that names the output directory.
     pub out: &'static str,
+    /// The option that sets a solver's time limit.
+    pub time_limit: &'static str,
+    /// The option that asks a solver for every loop.
+    pub all: &'static str,
+    /// The option that asks a solver for every period up to a bound.
+    pub max_period: &'static str,
+    /// The option that asks the aligned solver for every period up to a bound of rounds.
+    pub max_rounds: &'static str,
+    /// The option that accepts the merge of shards that do not cover the whole run.
+    pub partial: &'static str,
 }
 
 impl Words {
@@ -54,6 +64,11 @@ impl Words {
         replace: "--replace",
         checkpoint: "--checkpoint",
         out: "--out",
+        time_limit: "--time-limit",
+        all: "--all",
+        max_period: "--max-period",
+        max_rounds: "--max-rounds",
+        partial: "--partial",
     };
     /// The Python package's keyword arguments.
     pub const PYTHON: Words = Words {
@@ -61,6 +76,11 @@ impl Words {
         replace: "replace=True",
         checkpoint: "checkpoint=",
         out: "out=",
+        time_limit: "time_limit=",
+        all: "all=True",
+        max_period: "max_period=",
+        max_rounds: "max_rounds=",
+        partial: "partial=True",
     };
 }
 
