@@ -13,10 +13,7 @@ pub(crate) const THREADS_PER_CORE: usize = 8;
 /// Most worker threads in any case.
 pub(crate) const MAX_THREADS: usize = 1024;
 
-/// The cores this process may use.
-pub(crate) fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
+pub(crate) use bataille_runs::cost::cores;
 
 /// The largest `--threads`: [`THREADS_PER_CORE`] per core, at most [`MAX_THREADS`].
 pub(crate) fn max_threads() -> usize {

@@ -14,7 +14,7 @@
 //!
 //! The output directory must be empty, or this run's own (`--resume`), or `--replace` must be
 //! given; its files are written together (see [`crate::output`]). Before a long run (more
-//! than [`crate::search::ESTIMATE_FROM`] deals) the time is estimated from a short sample, and
+//! than [`bataille_runs::cost::ESTIMATE_FROM`] deals) the time is estimated from a short sample, and
 //! a run estimated at more than [`crate::search::MAX_DAYS`] days is refused unless
 //! `--no-estimate-limit` is given. The run itself is [`crate::search`]'s, shared with `hunt`
 //! and `bmn explore`.
@@ -25,22 +25,20 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use bataille_cycles::hunt::PositionHunt;
 use bataille_engine::{DeckSpec, Limits, Methods};
 use bataille_records::row::{FoundBy, RecordRow, check_row};
-use bataille_search::bmn::Bmn;
-use bataille_search::{Bataille, DealGame, Plan, State};
+use bataille_runs::files::Words;
+use bataille_search::{Bataille, DealGame, State};
 use clap::Args;
 
 use crate::args::{DeckArgs, RunArgs, max_tricks};
 use crate::output::{
-    append_records, check_records_file, command_line, commit, machine, prepare_outputs,
-    replay_command, report_appended, utc_now,
+    append_records, check_records_file, command_line, commit, machine, replay_command,
+    report_appended, utc_now,
 };
-use crate::search::{RunConfig, results, run_search};
+use crate::search::{RunConfig, run_search};
 
 /// Flags of `bataille explore`.
 #[derive(Debug, Args)]
@@ -150,119 +148,18 @@ fn append_longest(
 }
 
 pub(crate) fn merge(args: MergeArgs) -> Result<ExitCode> {
-    let started = Instant::now();
-    if let Some(dir) = args.parts.iter().find(|d| crate::output::files::same_path(d, &args.out)) {
-        bail!(
-            "--out {} is one of the parts to merge: the merge would replace it; give another \
-             directory",
-            dir.display()
-        );
-    }
-    let mut parts = Vec::new();
-    for dir in &args.parts {
-        let path = dir.join("state.txt");
-        let text = crate::output::read_bounded(&path, crate::output::MAX_STATE_BYTES)?
-            .with_context(|| {
-                format!("cannot read {}: no such file (is it an explore output?)", path.display())
-            })?;
-        parts
-            .push(State::decode(&text).with_context(|| format!("cannot read {}", path.display()))?);
-    }
-    let state = State::merge(&parts)?;
-    if !state.is_complete() && !args.partial {
-        bail!("{}; pass --partial to merge them anyway", missing_shards(&state));
-    }
-    let _outputs = prepare_outputs(None, false, &args.out, args.replace, &|_| false)?;
-    let identity = state.key.game.clone();
-    if let Some(game) = Bataille::from_identity(&identity) {
-        merge_game(&game, &state, &args, started)
-    } else if let Some(game) = Bmn::from_identity(&identity) {
-        merge_game(&game, &state, &args, started)
-    } else if identity.starts_with("positions ") {
-        // A position hunt: its seeds are in each part's seeds.txt (the identity names them).
-        let seeds = match crate::output::read_bounded(
-            &args.parts[0].join("seeds.txt"),
-            crate::output::MAX_RECORDS_BYTES,
-        )? {
-            Some(text) => bataille_cycles::hunt::read_seeds(&text).with_context(|| {
-                format!("cannot read {}", args.parts[0].join("seeds.txt").display())
-            })?,
-            None => Vec::new(),
-        };
-        let game = PositionHunt::from_identity(&identity, &seeds).with_context(|| {
-            format!("the parts' seeds.txt are not the seeds of {}", crate::checks::shown(&identity))
-        })?;
-        merge_game(&game, &state, &args, started)
-    } else {
-        bail!("unknown game {} in the state files", crate::checks::shown(&identity))
-    }
-}
-
-/// Which shards an incomplete merged state lacks, as a sentence.
-fn missing_shards(state: &State) -> String {
-    let stride = state.done.stride();
-    let units = state.key.units;
-    if stride <= 1 {
-        return format!(
-            "the parts cover {} of {units} units: the run is unfinished",
-            state.done.len()
-        );
-    }
-    const LISTED: usize = 20;
-    let (missing, first) = state.done.incomplete_shards(units, LISTED);
-    let mut list: Vec<String> = first.iter().map(u64::to_string).collect();
-    if missing > first.len() as u64 {
-        list.push(format!("and {} more", missing - first.len() as u64));
-    }
-    let (noun, verb) = if missing == 1 { ("shard", "is") } else { ("shards", "are") };
-    format!(
-        "{noun} {} of {stride} {verb} missing or unfinished (the parts cover {} of {units} units)",
-        list.join(", "),
-        state.done.len()
-    )
-}
-
-fn merge_game<G: DealGame>(
-    game: &G,
-    state: &State,
-    args: &MergeArgs,
-    started: Instant,
-) -> Result<ExitCode> {
-    let plan = Plan::with_unit_size(
-        game,
-        state.key.mode,
-        state.key.seed,
-        state.key.top,
-        state.key.unit_size,
-    )?
-    .keeping_loop_deals(state.key.loop_deals)
-    .keeping_cycles(state.key.max_cycles);
-    if plan.key() != &state.key {
-        bail!("the state files do not describe a run of {}", state.key.game);
-    }
-    // Every deal kept is one of the game's: merged, they are played and written.
-    state.check_deals(game).context("cannot merge")?;
-    let (mut files, summary) = results(&args.out, game, &plan, state)?;
-    if let Ok(Some(seeds)) = crate::output::read_bounded(
-        &args.parts[0].join("seeds.txt"),
-        crate::output::MAX_RECORDS_BYTES,
-    ) {
-        files.add("seeds.txt", seeds.into_bytes());
-    }
-    files.add_key_values(
-        "metadata.csv",
-        &[
-            ("command", command_line()),
-            ("version", env!("CARGO_PKG_VERSION").to_string()),
-            ("parts", args.parts.len().to_string()),
-            ("elapsed_s", format!("{:.3}", started.elapsed().as_secs_f64())),
-        ],
-    );
-    files.commit()?;
-    print!("{summary}");
+    let merged = bataille_runs::merge::merge(
+        &args.parts,
+        &args.out,
+        args.replace,
+        args.partial,
+        command_line(),
+        &Words::CLI,
+    )?;
+    print!("{}", merged.summary);
     println!("results:   {}", args.out.display());
-    if !state.is_complete() {
-        println!("partial:   {} (--partial)", missing_shards(state));
+    if let Some(missing) = merged.missing {
+        println!("partial:   {missing} (--partial)");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,45 +2,30 @@
 //! validated into a [`RunConfig`] (no I/O), then [`run_search`]: checkpoints, progress, the
 //! output directory and the terminal summary.
 //!
-//! Before a long run (more than [`ESTIMATE_FROM`] deals) the time is estimated from a short
+//! Before a long run (more than [`bataille_runs::cost::ESTIMATE_FROM`] deals) the time is estimated from a short
 //! sample, and a run estimated at more than [`MAX_DAYS`] days is refused unless
 //! `--no-estimate-limit` is given.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Result, bail};
+use bataille_runs::cost;
 use bataille_runs::files::Words;
-use bataille_runs::search::{SearchRun, result_files};
-use bataille_search::{DealGame, Mode, Options, Plan, Shard, Silent, State, explore, sample_speed};
+use bataille_runs::search::SearchRun;
+use bataille_search::{DealGame, Mode, Options, Plan, Shard, State};
 
 use crate::args::RunArgs;
 use crate::checks::{at_most, cores};
-use crate::output::progress::{ExploreProgress, human_duration};
+use crate::output::progress::ExploreProgress;
 use crate::output::stop::{EXIT_INTERRUPTED, on_interrupt};
-use crate::output::{OutputFiles, command_line};
+use crate::output::{Terminal, command_line};
 
 /// The largest `--top`: each worker keeps that many games per measure in every batch.
 pub(crate) const MAX_TOP: u64 = 10_000;
 
-/// Runs of more deals than this get a time estimate before they start (fewer deals take less
-/// than a minute even on the largest deck, where a game lasts milliseconds).
-pub(crate) const ESTIMATE_FROM: u128 = 10_000;
-/// An estimate is printed when the run should last longer than this (seconds).
-pub(crate) const SHOW_ESTIMATE_FROM: f64 = 60.0;
-/// Runs estimated at more days than this are refused without `--no-estimate-limit`.
-pub(crate) const MAX_DAYS: f64 = 30.0;
-
-/// The result files (all but the metadata) of `state`, and the terminal summary.
-pub(crate) fn results<G: DealGame>(
-    dir: &Path,
-    game: &G,
-    plan: &Plan,
-    state: &State,
-) -> Result<(OutputFiles, String)> {
-    Ok(result_files(dir, game, plan, state)?)
-}
+pub(crate) use bataille_runs::cost::MAX_DAYS;
 
 /// What to do with the results of a complete run (not called for an interrupted one).
 pub(crate) type OnComplete<'a> = &'a dyn Fn(&State) -> Result<()>;
@@ -201,103 +186,17 @@ pub(crate) fn run_search<G: DealGame>(
     Ok(ExitCode::SUCCESS)
 }
 
-/// How long the sample of a dry run lasts, at least (or the whole shard, when it is shorter).
-const SAMPLE: Duration = Duration::from_secs(1);
-
-/// `--dry-run`: plays the shard's first units (doubling their number until the sample has
-/// lasted [`SAMPLE`], or the shard is done) on the run's threads, then prints what the whole
-/// shard and run would cost at that speed: time, core-hours, this process's peak memory, and
-/// the size of the sample's result files. The last line, `cost: key=value ...`, is for
-/// scripts (the SLURM launcher reads it). Nothing is written.
+/// `--dry-run`: plays a sample of the shard and prints what the whole shard and run would cost
+/// ([`bataille_runs::cost::dry_run`]); the last line, `cost: key=value ...`, is for scripts
+/// (the SLURM launcher reads it). Nothing is written.
 fn dry_run<G: DealGame>(game: &G, run: &RunConfig) -> Result<ExitCode> {
-    let (plan, shard) = (&run.plan, run.shard);
-    let threads = if run.threads == 0 { cores() } else { run.threads };
-    let never = std::sync::atomic::AtomicBool::new(false);
-    let started = Instant::now();
-    let (mut state, mut played, mut batch) = (None, 0u64, 1u64);
-    let state = loop {
-        let options = Options {
-            threads: run.threads,
-            checkpoint_every: Duration::from_secs(3600),
-            max_units: Some(batch),
-        };
-        let ended = explore(game, plan, shard, state.take(), &options, &Silent, &never)?;
-        played += ended.deals_played;
-        if !ended.interrupted || started.elapsed() >= SAMPLE {
-            break ended.state;
-        }
-        state = Some(ended.state);
-        batch *= 2;
-    };
-    let elapsed = started.elapsed().as_secs_f64().max(1e-9);
-    let units = plan.key().units.max(1);
-    let shard_units = shard.units(units);
-    let sampled = state.done.len();
-    let shard_deals = plan.deals() as f64 * shard_units as f64 / units as f64;
-    let per_s = played as f64 / elapsed;
-    // The shard at the sample's speed; the whole run as `shard.count()` such shards.
-    let secs = if sampled >= shard_units { elapsed } else { shard_deals / per_s.max(1e-9) };
-    let core_hours = secs * threads as f64 / 3600.0;
-    let (files, _) = results(Path::new("."), game, plan, &state)?;
-    let output: usize = files.sizes().map(|(_, n)| n).sum::<usize>() + METADATA_BYTES;
-    let memory = peak_memory();
-    let items = game.items();
-    let on = if threads == 1 { "1 thread".to_string() } else { format!("{threads} threads") };
-    let key = plan.key();
-    println!("dry run:   {} — {} (seed {}), shard {shard}", key.game, key.mode, key.seed);
-    println!(
-        "sample:    {sampled} of the shard's {shard_units} units, {played} {items} in \
-         {elapsed:.2} s on {on}: {per_s:.0} {items}/s"
-    );
-    println!(
-        "shard:     {shard_deals:.3e} {items}: about {} on {on} ({core_hours:.3} core-hours)",
-        human_duration(secs)
-    );
-    println!(
-        "run:       {} shards: {:.3} core-hours in all; on {} cores at once, about {}",
-        shard.count(),
-        core_hours * shard.count() as f64,
-        threads as u64 * shard.count(),
-        human_duration(secs)
-    );
-    println!(
-        "memory:    {} MB at most in this process (the sample's workers included)",
-        memory.div_ceil(1 << 20)
-    );
-    println!(
-        "output:    about {} kB per shard (the sample's files; cycles.csv and loops.csv grow \
-         with the distinct loops found)",
-        output.div_ceil(1000)
-    );
-    println!(
-        "cost: units={shard_units} deals={shard_deals:.0} seconds={secs:.1} threads={threads} \
-         core_hours={core_hours:.4} memory_bytes={memory} output_bytes={output}"
-    );
+    print!("{}", cost::dry_run(game, &run.plan, run.shard, run.threads)?.report());
     Ok(ExitCode::SUCCESS)
 }
 
-/// About the size of a run's `metadata.csv` (the command line aside, which is as long as typed).
-const METADATA_BYTES: usize = 400;
-
-/// The peak resident memory of this process, in bytes (0 where it cannot be read).
-fn peak_memory() -> u64 {
-    #[cfg(unix)]
-    {
-        // SAFETY: getrusage only writes the struct it is given, which is zeroed and owned here.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
-            // Kilobytes on Linux.
-            return u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024;
-        }
-    }
-    0
-}
-
-/// Before a run of more than [`ESTIMATE_FROM`] deals: measures the speed on a short sample (a
-/// time, not a count: the largest decks play a few deals in it; 20 ms, then 300 ms when the
-/// first puts the run above a quarter of a minute), prints the estimated time
-/// when it is more than a minute, and refuses a run estimated at more than [`MAX_DAYS`] days
-/// unless `no_limit`.
+/// Before a run of more than [`bataille_runs::cost::ESTIMATE_FROM`] deals: the time estimated on a sample, printed
+/// when it is more than a minute, and a run of more than [`MAX_DAYS`] days refused unless
+/// `no_limit`.
 fn estimate<G: DealGame>(
     game: &G,
     plan: &Plan,
@@ -312,10 +211,8 @@ fn estimate<G: DealGame>(
     estimate_deals(game, deals, threads, no_limit, "split it with --shard K/N across machines")
 }
 
-/// The time estimate of playing `deals` deals of `game` on `threads` threads (0: one per
-/// core), printed when it is long; a run beyond the limit of days is refused unless
-/// `no_limit`, saying how to make it shorter (`shorter`). (Also for `records search`, whose
-/// iterations are deals of the game.)
+/// [`cost::estimate_deals`] on the terminal, with `--no-estimate-limit` to lift the limit.
+/// (Also for `records search`, whose iterations are deals of the game.)
 pub(crate) fn estimate_deals<G: DealGame>(
     game: &G,
     deals: f64,
@@ -323,38 +220,6 @@ pub(crate) fn estimate_deals<G: DealGame>(
     no_limit: bool,
     shorter: &str,
 ) -> Result<()> {
-    let threads = if threads == 0 { cores() } else { threads };
-    if deals < ESTIMATE_FROM as f64 {
-        return Ok(());
-    }
-    // Threads beyond the cores add nothing.
-    let workers = threads.min(cores()).max(1);
-    // A quick sample first: a run it puts well under the minute is not worth a longer one
-    // (the sample's time is spent before every run).
-    let quick = sample_speed(game, Duration::from_millis(20));
-    if deals / (quick * workers as f64) < SHOW_ESTIMATE_FROM / 4.0 {
-        return Ok(());
-    }
-    let speed = sample_speed(game, Duration::from_millis(300));
-    let secs = deals / (speed * workers as f64);
-    let days = secs / 86_400.0;
-    let on = if workers == 1 { "1 thread".to_string() } else { format!("{workers} threads") };
-    if secs < SHOW_ESTIMATE_FROM {
-        return Ok(());
-    }
-    eprintln!(
-        "estimate:  {} for {deals:.3e} {items} at about {speed:.0} {items}/s per thread on {on} \
-         (measured on a sample)",
-        human_duration(secs),
-        items = game.items()
-    );
-    if days > MAX_DAYS && !no_limit {
-        bail!(
-            "the run would take about {} ({deals:.3e} {items} on {on}), more than the limit of \
-             {MAX_DAYS} days: {shorter}, or pass --no-estimate-limit to run it anyway",
-            human_duration(secs),
-            items = game.items()
-        );
-    }
-    Ok(())
+    let lift = (no_limit, "--no-estimate-limit");
+    Ok(cost::estimate_deals(game, deals, threads, lift, shorter, &Terminal)?)
 }

@@ -12,9 +12,10 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use bataille_claims::{Claim, Format, Status};
-use bataille_records::row::{RecordRow, check_row};
-use bataille_search::state::State;
-use bataille_verify::hunts::{COMMITTED_HUNTS, CommittedHunt, hunt_claims};
+use bataille_records::row::RecordRow;
+use bataille_runs::hunts::read_hunts;
+use bataille_verify::hunts::{COMMITTED_HUNTS, CommittedHunt};
+use bataille_verify::records::replay_table;
 use bataille_verify::{STATUSES, catalogue};
 use clap::Args;
 
@@ -110,7 +111,8 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
     // filter that names a hunt (or "hunts") keeps all its claims; one that names a claim, that
     // claim and any failure of its hunt (an unreadable state is one failed claim), or all the
     // hunt's claims when it has no such claim to show.
-    let (mut hunt_claims, missing) = read_hunts(&hunts, results.as_deref());
+    let none = "no results directory (run from the repository's root, or pass --results DIR)";
+    let (mut hunt_claims, missing) = read_hunts(&hunts, results.as_deref(), none);
     if let Some(f) = args.filter.as_deref() {
         let mut kept = Vec::new();
         for h in &hunts {
@@ -187,132 +189,10 @@ pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
     Ok(exit_code(failed))
 }
 
-/// The claims of `hunts` whose merged state is in the `results` directory (their paths are
-/// given from the repository's root, `results/...`), and for the others why not. An unreadable or corrupt state is a failed
-/// claim: the committed file does not hold what it should.
-fn read_hunts<'a>(
-    hunts: &[&'a CommittedHunt],
-    results: Option<&Path>,
-) -> (Vec<Claim>, Vec<(&'a CommittedHunt, String)>) {
-    let mut claims = Vec::new();
-    let mut missing = Vec::new();
-    for &hunt in hunts {
-        let Some(results) = results else {
-            missing.push((
-                hunt,
-                "no results directory (run from the repository's root, or pass --results DIR)"
-                    .to_string(),
-            ));
-            continue;
-        };
-        let path = results.join(hunt.state.strip_prefix("results/").unwrap_or(hunt.state));
-        let read = crate::output::files::read_bounded(&path, crate::output::files::MAX_STATE_BYTES);
-        if let Ok(None) = read {
-            missing.push((
-                hunt,
-                format!(
-                    "no {}: the hunt is not finished and merged yet ({})",
-                    path.display(),
-                    hunt.command
-                ),
-            ));
-            continue;
-        }
-        let state = read
-            .map_err(|e| format!("{e:#}"))
-            .and_then(|t| State::decode(&t.unwrap_or_default()).map_err(|e| e.to_string()));
-        match state {
-            Ok(state) => claims.extend(hunt_claims(hunt, &state)),
-            Err(e) => claims.push(Claim {
-                id: hunt.ids[0],
-                source: "the committed state file",
-                claim: format!("{} reads as a search state", hunt.state),
-                published: "a state".to_string(),
-                computed: "unreadable".to_string(),
-                status: Status::Fail,
-                evidence: e,
-            }),
-        }
-    }
-    (claims, missing)
-}
-
-/// Replays every record row and prints one line each; returns the number of failures.
+/// Replays every record row and prints one line each, then each cell against the best known
+/// game; returns the number of failures.
 fn check_records(path: &Path, rows: &[(usize, RecordRow)], markdown: bool) -> usize {
-    println!();
-    if markdown {
-        println!("| records file line | deck | method | stated | replayed | status |");
-        println!("| --- | --- | --- | --- | --- | --- |");
-    } else {
-        println!("records of {} (every row replayed):", path.display());
-    }
-    let mut failed = 0;
-    for (line, row) in rows {
-        let deck = format!("C={} V={}", row.spec.colours(), row.spec.values());
-        let stated = format!("{} tricks / {} cards", row.tricks, row.cards);
-        let (status, replayed) = match check_row(row) {
-            Ok(()) => ("ok", stated.clone()),
-            Err(e) => {
-                failed += 1;
-                ("FAILED", e.to_string())
-            }
-        };
-        if markdown {
-            println!("| {line} | {deck} | {} | {stated} | {replayed} | {status} |", row.methods);
-        } else {
-            println!("{status:<16}  line {line}: {deck} {}, {stated}: {replayed}", row.methods);
-        }
-    }
-    println!();
-    println!("{} record rows replayed: {} ok, {failed} failed", rows.len(), rows.len() - failed);
-    print_best_known(rows, markdown);
+    let (text, failed) = replay_table(&path.display().to_string(), rows, markdown);
+    print!("{text}");
     failed
-}
-
-/// Each cell of the records file (one method for both players) against the best known game:
-/// the public table's, the C++ explorer's logged one, or ours when it is longer.
-fn print_best_known(rows: &[(usize, RecordRow)], markdown: bool) {
-    use std::collections::BTreeMap;
-    let mut ours: BTreeMap<(usize, usize, String), (u64, String, bataille_engine::Method)> =
-        BTreeMap::new();
-    for (_, row) in rows {
-        let m = row.methods.first;
-        if row.methods.second != m || check_row(row).is_err() {
-            continue;
-        }
-        let key = (row.spec.colours(), row.spec.values(), m.name().to_string());
-        let e = ours.entry(key).or_insert((0, String::new(), m));
-        if row.tricks > e.0 {
-            *e = (row.tricks, row.deal.compact(), m);
-        }
-    }
-    let cells: Vec<_> = ours
-        .iter()
-        .filter_map(|((c, v, name), (tricks, deal, m))| {
-            let (best, source, _) =
-                bataille_records::published::best_known(*c, *v, *m, Some((*tricks, deal)))?;
-            Some((format!("C={c} V={v}"), name.clone(), *tricks, best, source))
-        })
-        .collect();
-    if cells.is_empty() {
-        return;
-    }
-    println!();
-    if markdown {
-        println!("| deck | method | ours (tricks) | best known | source |");
-        println!("| --- | --- | ---: | ---: | --- |");
-    } else {
-        println!(
-            "each cell against the best known game (public table, the C++ explorer's logs, or ours):"
-        );
-    }
-    for (deck, method, tricks, best, source) in cells {
-        let source = source.name();
-        if markdown {
-            println!("| {deck} | {method} | {tricks} | {best} | {source} |");
-        } else {
-            let mark = if tricks >= best { "best known" } else { "below" };
-            println!("{mark:<16}  {deck} {method}: ours {tricks}, best known {best} ({source})");
-        }
-    }
 }

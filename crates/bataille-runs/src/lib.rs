@@ -3,12 +3,17 @@
 //! its checkpoint, saved atomically and resumed only by the same run; the checks made before
 //! any work; and where its results come from.
 //!
+//! - [`cost`]: what a search will cost, before it runs: the time estimate and the dry run.
 //! - [`files`]: atomic writes, [`files::OutputFiles`] (a directory written all at once),
 //!   [`files::prepare_outputs`] (the checks and locks before a run), bounded reads. Refusals
 //!   name the options in the caller's [`files::Words`].
 //! - [`search`]: a run of the search harness into an output directory, step by step, with
 //!   its checkpoint ([`search::SearchRun`]).
+//! - [`hunts`]: the committed exhaustive hunts read back as the claims they settle.
+//! - [`merge`]: the output directories of a search's shards merged into the results of the
+//!   whole run.
 //! - [`provenance`]: the command that made a result, without this machine's paths.
+//! - [`solve`]: the runs of the SAT solver, their question files and their resume rule.
 //! - [`say`]: the lines a run tells its user as it goes ([`say::Say`]), printed or not by the
 //!   front end.
 //! - [`Error`]: a refusal or failure naming the file and what was done, with its cause.
@@ -16,11 +21,15 @@
 //! The formats of the files are described in the book's `docs/formats.md`, what a run
 //! promises in `docs/guarantees.md`.
 
+pub mod cost;
 pub mod error;
 pub mod files;
+pub mod hunts;
+pub mod merge;
 pub mod provenance;
 pub mod say;
 pub mod search;
+pub mod solve;
 
 pub use error::{Error, Result};
 pub use say::{Quiet, Say};

@@ -6,6 +6,7 @@
 
 mod catalogue;
 pub mod hunts;
+pub mod records;
 
 pub use catalogue::catalogue;
 

@@ -1,0 +1,217 @@
+//! What a search will cost, known before it runs: the time estimate made before every long run
+//! (and the refusal of one that would take more than [`MAX_DAYS`] days), and the dry run, which
+//! plays a sample of a shard and prices the shard and the whole run in time, core-hours, memory
+//! and output, with a last line for scripts (the SLURM launcher reads it).
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use bataille_search::{DealGame, Options, Plan, Shard, Silent, explore, sample_speed};
+
+use crate::error::bail;
+use crate::say::human_duration;
+use crate::search::result_files;
+use crate::{Error, Result, Say};
+
+/// Runs of more deals than this get a time estimate before they start (fewer deals take less
+/// than a minute even on the largest deck, where a game lasts milliseconds).
+pub const ESTIMATE_FROM: u128 = 10_000;
+/// An estimate is said when the run should last longer than this (seconds).
+pub const SHOW_ESTIMATE_FROM: f64 = 60.0;
+/// Runs estimated at more days than this are refused unless the caller lifts the limit.
+pub const MAX_DAYS: f64 = 30.0;
+
+/// The cores this process may use.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The time estimate of playing `deals` deals of `game` on `threads` threads (0: one per
+/// core), said as a note when it is long; a run beyond [`MAX_DAYS`] is refused unless
+/// `no_limit`, saying how to make it shorter (`shorter`) and which option (`lift`) lifts the
+/// limit. The speed is measured on a short sample (a time, not a count: the largest decks
+/// play a few deals in it; 20 ms, then 300 ms when the first puts the run above a quarter of a
+/// minute).
+pub fn estimate_deals<G: DealGame>(
+    game: &G,
+    deals: f64,
+    threads: usize,
+    (no_limit, lift): (bool, &str),
+    shorter: &str,
+    say: &dyn Say,
+) -> Result<()> {
+    let threads = if threads == 0 { cores() } else { threads };
+    if deals < ESTIMATE_FROM as f64 {
+        return Ok(());
+    }
+    // Threads beyond the cores add nothing.
+    let workers = threads.min(cores()).max(1);
+    // A quick sample first: a run it puts well under the minute is not worth a longer one
+    // (the sample's time is spent before every run).
+    let quick = sample_speed(game, Duration::from_millis(20));
+    if deals / (quick * workers as f64) < SHOW_ESTIMATE_FROM / 4.0 {
+        return Ok(());
+    }
+    let speed = sample_speed(game, Duration::from_millis(300));
+    let secs = deals / (speed * workers as f64);
+    let days = secs / 86_400.0;
+    let on = if workers == 1 { "1 thread".to_string() } else { format!("{workers} threads") };
+    if secs < SHOW_ESTIMATE_FROM {
+        return Ok(());
+    }
+    say.note(&format!(
+        "estimate:  {} for {deals:.3e} {items} at about {speed:.0} {items}/s per thread on {on} \
+         (measured on a sample)",
+        human_duration(secs),
+        items = game.items()
+    ));
+    if days > MAX_DAYS && !no_limit {
+        bail!(
+            "the run would take about {} ({deals:.3e} {items} on {on}), more than the limit of \
+             {MAX_DAYS} days: {shorter}, or pass {lift} to run it anyway",
+            human_duration(secs),
+            items = game.items()
+        );
+    }
+    Ok(())
+}
+
+/// How long the sample of a dry run lasts, at least (or the whole shard, when it is shorter).
+const SAMPLE: Duration = Duration::from_secs(1);
+
+/// About the size of a run's `metadata.csv` (the command line aside, which is as long as typed).
+const METADATA_BYTES: usize = 400;
+
+/// What a shard of a search, and the whole run, would cost: [`dry_run`]'s measure.
+#[derive(Clone, Debug)]
+pub struct Cost {
+    /// The game, the mode and the seed, as the run names them.
+    pub run: String,
+    /// The shard priced.
+    pub shard: Shard,
+    /// The threads the sample ran on, and the shard would.
+    pub threads: usize,
+    /// Units of the sample, of the shard.
+    pub sampled_units: u64,
+    pub shard_units: u64,
+    /// Deals (or positions) of the sample, its seconds, and what the game calls its items.
+    pub played: u64,
+    pub sample_seconds: f64,
+    pub items: &'static str,
+    /// Deals of the shard, its seconds on `threads` threads at the sample's speed, and its
+    /// core-hours.
+    pub shard_deals: f64,
+    pub seconds: f64,
+    pub core_hours: f64,
+    /// The process's peak resident memory, in bytes.
+    pub memory_bytes: u64,
+    /// About the size of a shard's output files, in bytes.
+    pub output_bytes: usize,
+}
+
+/// Plays the first units of `shard` (doubling their number until the sample has lasted
+/// [`SAMPLE`], or the shard is done) on `threads` threads (0: one per core), and prices the
+/// whole shard and run at that speed. Nothing is written.
+pub fn dry_run<G: DealGame>(game: &G, plan: &Plan, shard: Shard, threads: usize) -> Result<Cost> {
+    let workers = if threads == 0 { cores() } else { threads };
+    let never = AtomicBool::new(false);
+    let started = Instant::now();
+    let (mut state, mut played, mut batch) = (None, 0u64, 1u64);
+    let state = loop {
+        let options = Options {
+            threads,
+            checkpoint_every: Duration::from_secs(3600),
+            max_units: Some(batch),
+        };
+        let ended = explore(game, plan, shard, state.take(), &options, &Silent, &never)
+            .map_err(Error::new)?;
+        played += ended.deals_played;
+        if !ended.interrupted || started.elapsed() >= SAMPLE {
+            break ended.state;
+        }
+        state = Some(ended.state);
+        batch *= 2;
+    };
+    let elapsed = started.elapsed().as_secs_f64().max(1e-9);
+    let units = plan.key().units.max(1);
+    let shard_units = shard.units(units);
+    let sampled = state.done.len();
+    let shard_deals = plan.deals() as f64 * shard_units as f64 / units as f64;
+    let per_s = played as f64 / elapsed;
+    // The shard at the sample's speed; the whole run as `shard.count()` such shards.
+    let seconds = if sampled >= shard_units { elapsed } else { shard_deals / per_s.max(1e-9) };
+    let (files, _) = result_files(Path::new("."), game, plan, &state)?;
+    let key = plan.key();
+    Ok(Cost {
+        run: format!("{} — {} (seed {})", key.game, key.mode, key.seed),
+        shard,
+        threads: workers,
+        sampled_units: sampled,
+        shard_units,
+        played,
+        sample_seconds: elapsed,
+        items: game.items(),
+        shard_deals,
+        seconds,
+        core_hours: seconds * workers as f64 / 3600.0,
+        memory_bytes: peak_memory(),
+        output_bytes: files.sizes().map(|(_, n)| n).sum::<usize>() + METADATA_BYTES,
+    })
+}
+
+impl Cost {
+    /// The dry run's report: the run, the sample, the shard, the whole run, memory and output,
+    /// then `cost: key=value ...` for scripts.
+    pub fn report(&self) -> String {
+        let (threads, items, secs) = (self.threads, self.items, self.seconds);
+        let on = if threads == 1 { "1 thread".to_string() } else { format!("{threads} threads") };
+        let count = self.shard.count();
+        let per_s = self.played as f64 / self.sample_seconds;
+        format!(
+            "dry run:   {}, shard {}\n\
+             sample:    {} of the shard's {} units, {} {items} in {:.2} s on {on}: \
+             {per_s:.0} {items}/s\n\
+             shard:     {:.3e} {items}: about {} on {on} ({:.3} core-hours)\n\
+             run:       {count} shards: {:.3} core-hours in all; on {} cores at once, about {}\n\
+             memory:    {} MB at most in this process (the sample's workers included)\n\
+             output:    about {} kB per shard (the sample's files; cycles.csv and loops.csv \
+             grow with the distinct loops found)\n\
+             cost: units={} deals={:.0} seconds={secs:.1} threads={threads} core_hours={:.4} \
+             memory_bytes={} output_bytes={}\n",
+            self.run,
+            self.shard,
+            self.sampled_units,
+            self.shard_units,
+            self.played,
+            self.sample_seconds,
+            self.shard_deals,
+            human_duration(secs),
+            self.core_hours,
+            self.core_hours * count as f64,
+            threads as u64 * count,
+            human_duration(secs),
+            self.memory_bytes.div_ceil(1 << 20),
+            self.output_bytes.div_ceil(1000),
+            self.shard_units,
+            self.shard_deals,
+            self.core_hours,
+            self.memory_bytes,
+            self.output_bytes,
+        )
+    }
+}
+
+/// The peak resident memory of this process, in bytes (0 where it cannot be read).
+fn peak_memory() -> u64 {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage only writes the struct it is given, which is zeroed and owned here.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
+            // Kilobytes on Linux.
+            return u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024;
+        }
+    }
+    0
+}
