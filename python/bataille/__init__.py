@@ -17,6 +17,7 @@ Functions:
 - :func:`explore`: every deal of a deck, or N seeded random deals: the command line's tables.
 - :func:`hunt`: the same, keeping the deals that reach each loop.
 - :func:`verify`: the published claims, each recomputed by the engine, as rows.
+- :mod:`bataille.cycles`: loops found, or proved absent, by a SAT solver.
 - :mod:`bataille.bmn`: beggar-my-neighbour.
 
 Long calls release the interpreter, can show a progress bar (``progress=True``: tqdm when it is
@@ -44,6 +45,7 @@ __all__ = [
     "Game",
     "Interrupted",
     "bmn",
+    "cycles",
     "explore",
     "hunt",
     "play",
@@ -450,4 +452,4 @@ def verify(filter: Optional[str] = None) -> Any:
     return pd.DataFrame(rows, columns=list(columns))
 
 
-from . import bmn  # noqa: E402  (after the functions it documents beside)
+from . import bmn, cycles  # noqa: E402  (after the functions they document beside)

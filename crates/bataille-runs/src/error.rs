@@ -26,6 +26,12 @@ impl Error {
         Error { message: None, source: Some(Box::new(e)) }
     }
 
+    /// Whether the error underneath is an `E`: a refused question, say, rather than a file
+    /// that could not be read.
+    pub fn is<E: std::error::Error + 'static>(&self) -> bool {
+        self.source.as_deref().is_some_and(|e| e.is::<E>())
+    }
+
     /// The message and every cause after it, as `message: cause: ...`.
     pub fn chain(&self) -> String {
         let mut text = self.to_string();

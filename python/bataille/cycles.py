@@ -1,0 +1,212 @@
+"""Loops decided by a SAT solver: found, or proved absent with a checked proof.
+
+- :func:`solve`: the loops of a deck whose period (in tricks, or in the cards each player
+  turns) is P, or every period up to P, found by CaDiCaL and replayed by the engine; a period
+  with none is certified by an LRAT proof that is checked.
+- :func:`solve_aligned`: every aligned cycle of 2n cards with a period of R rounds.
+
+Both write the command line's output directory (``bataille cycles solve`` and ``bataille
+aligned solve``, byte for byte but for the command in ``metadata.csv``), which a later call
+continues with ``resume=True``; their tables come back as pandas DataFrames (dicts of column
+lists without pandas). Ctrl-C stops the solver with :class:`bataille.Interrupted`: the periods
+decided are kept.
+
+>>> import bataille.cycles, tempfile
+>>> s = bataille.cycles.solve(2, 2, max_period=4, all=True, out=tempfile.mkdtemp() + "/c2v2")
+>>> s.conclusion.startswith("certified")
+True
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Optional, Union
+
+from . import _bataille
+
+__all__ = ["Solved", "solve", "solve_aligned"]
+
+Echo = Union[bool, Callable[[str], None], None]
+
+
+@dataclass
+class Solved:
+    """The result of :func:`solve` or :func:`solve_aligned`: the output directory's tables.
+
+    ``instances`` has one row per period (``instances.csv``), ``found`` the loops found
+    (``cycles.csv``; for aligned cycles, the cycles of rounds of ``rounds.csv``), ``parts`` one
+    row per part of a split period (``parts.csv``, ``None`` when the periods were solved whole),
+    ``blocks`` the catalogue rows of the aligned cycles (``blocks.csv``; ``None`` for loops).
+    ``conclusion`` is what the files certify and where the run stopped, as the command line
+    says it; ``out`` the directory.
+    """
+
+    out: str
+    conclusion: str
+    instances: Any
+    found: Any
+    parts: Any = None
+    blocks: Any = None
+    csv: Dict[str, str] = field(default_factory=dict, repr=False)
+
+    def __str__(self) -> str:
+        return self.conclusion
+
+
+def _read(path: str) -> Any:
+    """A CSV file as a DataFrame (ids and hashes kept as text), or a dict of column lists."""
+    with open(path, newline="", encoding="utf-8") as f:
+        text = f.read()
+    try:
+        import pandas as pd
+    except ImportError:
+        rows = list(csv.reader(io.StringIO(text)))
+        header, body = (rows[0], rows[1:]) if rows else ([], [])
+        return {name: [row[i] for row in body] for i, name in enumerate(header)}
+    text_columns = ("cycle_id", "position", "proof_sha256", "cnf_sha256", "solver", "deal")
+    return pd.read_csv(io.StringIO(text), dtype={c: str for c in text_columns})
+
+
+def _echo(echo: Echo) -> Optional[Callable[[str], None]]:
+    if echo is True:
+        return lambda line: print(line, file=sys.stderr, flush=True)
+    if echo in (None, False):
+        return None
+    if callable(echo):
+        return echo
+    raise TypeError("echo must be True, False, None or a callable taking a line")
+
+
+def _solved(out: str, conclusion: str, found: str, extra: Dict[str, str]) -> Solved:
+    tables = {"instances": "instances.csv", "found": found, **extra}
+    paths = {k: os.path.join(out, v) for k, v in tables.items()}
+    read = {k: _read(p) for k, p in paths.items() if os.path.exists(p)}
+    texts = {}
+    for k, p in paths.items():
+        if os.path.exists(p):
+            with open(p, encoding="utf-8") as f:
+                texts[tables[k]] = f.read()
+    return Solved(
+        out=out,
+        conclusion=conclusion,
+        instances=read["instances"],
+        found=read["found"],
+        parts=read.get("parts"),
+        blocks=read.get("blocks"),
+        csv=texts,
+    )
+
+
+def solve(
+    colours: int,
+    values: int,
+    method: str = "natural",
+    *,
+    out: Union[str, "os.PathLike[str]"],
+    period: Optional[int] = None,
+    max_period: Optional[int] = None,
+    all: bool = False,
+    deals: bool = False,
+    cards: bool = False,
+    max_ties: Optional[int] = None,
+    max_hand: Optional[int] = None,
+    split: bool = False,
+    threads: int = 0,
+    time_limit: Optional[float] = None,
+    keep: bool = False,
+    resume: bool = False,
+    replace: bool = False,
+    solver_config: str = "default",
+    echo: Echo = None,
+) -> Solved:
+    """Loops of the C=colours, V=values deck found, or proved absent, by a SAT solver.
+
+    Exactly one of ``period`` (loops coming back after exactly P tricks, or with ``cards=True``
+    after each player turned P cards: loops of period P and of its divisors) and
+    ``max_period`` (every period from 1 to P, in order) is given. ``all=True`` lists every loop
+    (otherwise the search stops at the first loop of period exactly P); ``deals=True`` asks
+    only of loops through a deal; ``max_ties`` and ``max_hand`` restrict the tricks and the
+    hands (what is certified is then restricted too, and the conclusion says so).
+    ``split=True`` solves each period in parts, one per length of the smallest hand, on
+    ``threads`` threads (0: one per core).
+
+    ``time_limit`` bounds the solver seconds of each period (or part): a period not decided in
+    time is undecided, never "none". ``out`` is the output directory: it must be empty, or hold
+    this question's files (``resume=True`` continues them), unless ``replace=True``.
+    ``keep=True`` keeps each period's CNF and LRAT proof in ``out/proofs``. ``echo=True``
+    prints the run's lines on stderr as they come; a callable receives each line.
+
+    Raises ``ValueError`` for a question the encoding refuses, ``OSError`` for the files, and
+    :class:`bataille.Interrupted` on Ctrl-C (the periods decided are kept).
+    """
+    out = os.fspath(out)
+    r = _bataille.solve(
+        colours,
+        values,
+        method,
+        out=out,
+        period=period,
+        max_period=max_period,
+        all=all,
+        deals=deals,
+        cards=cards,
+        max_ties=max_ties,
+        max_hand=max_hand,
+        split=split,
+        threads=threads,
+        time_limit=time_limit,
+        keep=keep,
+        resume=resume,
+        replace=replace,
+        solver_config=solver_config,
+        echo=_echo(echo),
+    )
+    return _solved(out, r["conclusion"], "cycles.csv", {"parts": "parts.csv"})
+
+
+def solve_aligned(
+    cards: int,
+    *,
+    out: Union[str, "os.PathLike[str]"],
+    rounds: Optional[int] = None,
+    max_rounds: Optional[int] = None,
+    max_mult: int = 4,
+    colours: Optional[int] = None,
+    prime: bool = False,
+    time_limit: Optional[float] = None,
+    keep: bool = False,
+    resume: bool = False,
+    replace: bool = False,
+    solver_config: str = "default",
+    echo: Echo = None,
+) -> Solved:
+    """Every aligned cycle of ``cards`` cards (two hands of cards/2) with a period of R rounds.
+
+    Exactly one of ``rounds`` (exactly R rounds) and ``max_rounds`` (every period from 1 to R)
+    is given. Values are free, each used at most ``max_mult`` times, or exactly ``colours``
+    times; ``prime=True`` keeps the cycles that do not cut into two smaller blocks. The cycles
+    found are replayed by the engine (``found``: ``rounds.csv``; ``blocks``: their catalogue
+    rows), the rest proved absent by a checked LRAT proof. The other arguments are those of
+    :func:`solve`.
+    """
+    out = os.fspath(out)
+    r = _bataille.solve_aligned(
+        cards,
+        out=out,
+        rounds=rounds,
+        max_rounds=max_rounds,
+        max_mult=max_mult,
+        colours=colours,
+        prime=prime,
+        time_limit=time_limit,
+        keep=keep,
+        resume=resume,
+        replace=replace,
+        solver_config=solver_config,
+        echo=_echo(echo),
+    )
+    return _solved(out, r["conclusion"], "rounds.csv", {"blocks": "blocks.csv"})

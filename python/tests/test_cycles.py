@@ -1,0 +1,108 @@
+"""`bataille.cycles`: the SAT solver's runs give the command line's files, stop on Ctrl-C with
+the decided periods kept, resume to the uninterrupted files, and refuse bad questions."""
+
+from __future__ import annotations
+
+import csv
+import pathlib
+from typing import Dict, List
+
+import pytest
+
+import bataille
+import bataille.cycles
+from conftest import run
+
+#: The columns that depend on the machine (seconds) and the command, left out of comparisons.
+TIMED = {"solve_s", "check_s"}
+
+
+def rows(path: pathlib.Path) -> List[Dict[str, str]]:
+    with open(path, newline="") as f:
+        return [{k: v for k, v in r.items() if k not in TIMED} for r in csv.DictReader(f)]
+
+
+def same_files(a: pathlib.Path, b: pathlib.Path, names: List[str]) -> None:
+    for name in names:
+        if name == "instances.csv":
+            assert rows(a / name) == rows(b / name), name
+        else:
+            assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+def test_solve_writes_the_command_lines_files(cli, tmp_path: pathlib.Path) -> None:
+    run(cli, "cycles", "solve", "-c", "1", "-v", "5", "--max-period", "7", "--all",
+        "--out", str(tmp_path / "cli"))
+    s = bataille.cycles.solve(1, 5, max_period=7, all=True, out=tmp_path / "py")
+    same_files(tmp_path / "cli", tmp_path / "py", ["instances.csv", "cycles.csv"])
+    assert s.conclusion.startswith("certified: every loop of period 1 to 7")
+    assert len(s.found) == len(rows(tmp_path / "cli" / "cycles.csv")) > 0
+    assert set(s.instances["verdict"]) == {"complete"}
+    assert s.parts is None and s.blocks is None
+    # The metadata names the command that makes the same files.
+    meta = (tmp_path / "py" / "metadata.csv").read_text()
+    assert "command,bataille cycles solve -c 1 -v 5 --method natural --max-period 7 --all" in meta
+
+
+def test_split_periods_and_aligned_cycles(cli, tmp_path: pathlib.Path) -> None:
+    args = ["-c", "1", "-v", "5", "--max-period", "8", "--cards", "--split", "--all"]
+    run(cli, "cycles", "solve", *args, "--out", str(tmp_path / "cli"))
+    s = bataille.cycles.solve(1, 5, max_period=8, cards=True, split=True, all=True,
+                              out=tmp_path / "py")
+    same_files(tmp_path / "cli", tmp_path / "py", ["instances.csv", "cycles.csv"])
+    assert len(s.parts) == len(rows(tmp_path / "cli" / "parts.csv")) > 0
+    assert len(s.found) > 0
+
+    run(cli, "aligned", "solve", "--cards", "8", "--max-rounds", "4", "--out", str(tmp_path / "a"))
+    a = bataille.cycles.solve_aligned(8, max_rounds=4, out=tmp_path / "b")
+    same_files(tmp_path / "a", tmp_path / "b", ["instances.csv", "rounds.csv", "blocks.csv"])
+    assert len(a.found) == 6 and len(a.blocks) == 6
+    assert "6 loops" in a.conclusion
+
+
+def test_ctrl_c_keeps_the_decided_periods_and_resume_finishes(
+    cli, tmp_path: pathlib.Path
+) -> None:
+    said: List[str] = []
+
+    def stop_at_once(line: str) -> None:
+        said.append(line)
+        raise KeyboardInterrupt
+
+    with pytest.raises(bataille.Interrupted, match="resume=True"):
+        bataille.cycles.solve(4, 3, max_period=9, all=True, out=tmp_path / "py",
+                              echo=stop_at_once)
+    assert said and said[0].startswith("deck:")
+    done = bataille.cycles.solve(4, 3, max_period=9, all=True, out=tmp_path / "py", resume=True)
+    assert done.conclusion.startswith("certified: every loop of period 1 to 9")
+    run(cli, "cycles", "solve", "-c", "4", "-v", "3", "--max-period", "9", "--all",
+        "--out", str(tmp_path / "cli"))
+    same_files(tmp_path / "cli", tmp_path / "py", ["instances.csv", "cycles.csv"])
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        (dict(period=3, max_period=4), ValueError, "give one of period= and max_period="),
+        (dict(), ValueError, "give one of period= and max_period="),
+        (dict(period=0), ValueError, "period= must be at least 1"),
+        (dict(period=3, method="sideways"), ValueError, "sideways"),
+        (dict(period=3, threads=2), ValueError, "threads= needs split=True"),
+        (dict(period=3, time_limit=-1.0), ValueError, "time_limit"),
+        (dict(period=3, solver_config="fast"), ValueError, "expected default, sat or unsat"),
+        (dict(period=3, resume=True, replace=True), ValueError, "exclude each other"),
+        (dict(period=3, resume=True), OSError, "there is nothing to resume"),
+        (dict(period=3, max_hand=50), ValueError, "hand"),
+    ],
+)
+def test_bad_questions_are_refused(tmp_path: pathlib.Path, kwargs, error, words) -> None:
+    with pytest.raises(error, match=words):
+        bataille.cycles.solve(3, 3, out=tmp_path / "x", **kwargs)
+
+
+def test_another_question_is_not_resumed(tmp_path: pathlib.Path) -> None:
+    bataille.cycles.solve(2, 2, max_period=3, out=tmp_path / "q")
+    with pytest.raises(OSError, match="holds another question"):
+        bataille.cycles.solve(2, 3, max_period=3, out=tmp_path / "q", resume=True)
+    with pytest.raises(TypeError, match="echo"):
+        bataille.cycles.solve(2, 2, period=1, out=tmp_path / "r", echo=3)
