@@ -8,7 +8,9 @@
 //!   name the options in the caller's [`files::Words`].
 //! - [`search`]: a run of the search harness into an output directory, step by step, with
 //!   its checkpoint ([`search::SearchRun`]).
-//! - [`provenance`]: the command that made a result, without this machine's paths.
+//! - [`provenance`]: the command that made a result, without this machine's paths; the
+//!   commit, the machine, the date.
+//! - [`records`]: the records file (`results/records.csv`), read, checked and appended to.
 //! - [`say`]: the lines a run tells its user as it goes ([`say::Say`]), printed or not by the
 //!   front end.
 //! - [`Error`]: a refusal or failure naming the file and what was done, with its cause.
@@ -19,6 +21,7 @@
 pub mod error;
 pub mod files;
 pub mod provenance;
+pub mod records;
 pub mod say;
 pub mod search;
 
