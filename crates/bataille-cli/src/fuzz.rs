@@ -256,7 +256,7 @@ fn records_files_parse_or_refuse() {
         let header = &head;
         let mut t = if with_header { format!("{header}\n") } else { String::new() };
         t += &rows.join("\n");
-        if let Err(e) = crate::output::metadata::records_of(Path::new("r.csv"), &t) {
+        if let Err(e) = bataille_runs::records::records_of(Path::new("r.csv"), &t) {
             short(&format!("{e:#}"))?;
         }
         // A row that reads is one the engine can replay: deterministic methods only.

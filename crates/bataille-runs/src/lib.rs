@@ -12,7 +12,9 @@
 //! - [`hunts`]: the committed exhaustive hunts read back as the claims they settle.
 //! - [`merge`]: the output directories of a search's shards merged into the results of the
 //!   whole run.
-//! - [`provenance`]: the command that made a result, without this machine's paths.
+//! - [`provenance`]: the command that made a result, without this machine's paths; the
+//!   commit, the machine, the date.
+//! - [`records`]: the records file (`results/records.csv`), read, checked and appended to.
 //! - [`solve`]: the runs of the SAT solver, their question files and their resume rule.
 //! - [`say`]: the lines a run tells its user as it goes ([`say::Say`]), printed or not by the
 //!   front end.
@@ -27,6 +29,7 @@ pub mod files;
 pub mod hunts;
 pub mod merge;
 pub mod provenance;
+pub mod records;
 pub mod say;
 pub mod search;
 pub mod solve;

@@ -5,8 +5,8 @@ use std::path::Path;
 
 use bataille_runs::files::{self, Words};
 pub(crate) use bataille_runs::files::{
-    AtomicFile, LOCK_NAME, MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, Outputs,
-    check_appendable, read_bounded, write_atomic,
+    AtomicFile, LOCK_NAME, MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, Outputs, read_bounded,
+    write_atomic,
 };
 
 /// [`files::prepare_outputs`], with the command line's flags.

@@ -4,9 +4,9 @@
 //! works, and the Ctrl-C / SIGTERM request to stop.
 //!
 //! - [`files`]: atomic writes, [`OutputFiles`], [`prepare_outputs`], bounded reads;
-//! - [`metadata`]: [`command_line`] (no absolute path of this machine), [`commit`],
-//!   [`machine`], [`utc_now`], the records file ([`read_records`], [`check_records_file`],
-//!   [`append_records`]; its rows are typed and parsed in `bataille_records::row`);
+//! - [`metadata`]: [`command_line`] (no absolute path of this machine), the records appended
+//!   ([`report_appended`]); [`commit`], [`machine`], [`utc_now`] and the records file
+//!   ([`read_records`], [`check_records_file`], [`append_records`]) are `bataille_runs`';
 //! - [`progress`]: the progress displays of `explore` / `hunt` / `bmn explore` and of
 //!   `records search`, finished before the final report is printed;
 //! - [`stop`]: the stop request set by Ctrl-C or SIGTERM, and the exit code of an interrupted
@@ -20,8 +20,8 @@ pub(crate) mod progress;
 pub(crate) mod stop;
 
 pub(crate) use files::{
-    AtomicFile, LOCK_NAME, MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, check_appendable,
-    check_outside_outputs, prepare_file_output, prepare_outputs, read_bounded, write_atomic,
+    AtomicFile, LOCK_NAME, MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, check_outside_outputs,
+    prepare_file_output, prepare_outputs, read_bounded, write_atomic,
 };
 
 /// Writes `text` to standard output: an error (not a panic) when it cannot be written, as on a
@@ -49,10 +49,9 @@ pub(crate) fn print_failed(e: &std::io::Error) -> ! {
     eprintln!("bataille: error: cannot write to standard output: {e}");
     std::process::exit(i32::from(crate::EXIT_USAGE))
 }
-pub(crate) use metadata::{
-    append_records, check_records_file, command_line, commit, machine, read_records,
-    replay_command, report_appended, shown_file, utc_now,
-};
+pub(crate) use bataille_runs::provenance::{commit, machine, utc_now};
+pub(crate) use bataille_runs::records::{append_records, check_records_file, read_records};
+pub(crate) use metadata::{command_line, replay_command, report_appended, shown_file};
 
 /// `n` tricks, in words: "1 trick", "2 tricks".
 pub(crate) fn tricks(n: u64) -> String {

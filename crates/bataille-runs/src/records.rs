@@ -1,0 +1,109 @@
+//! The records file (`results/records.csv`), which collects record deals with how they were
+//! found (replayed by `bataille verify`): read and checked before a run, appended to after it,
+//! a game never written twice. Its rows are typed, parsed and written by
+//! `bataille_records::row`.
+
+use std::fs;
+use std::io::Write as _;
+use std::path::Path;
+
+use bataille_records::row::{RecordRow, RecordsFileError, parse_records, write_records};
+
+use crate::Error;
+use crate::error::{Context, Result};
+use crate::files::{MAX_RECORDS_BYTES, check_appendable, read_bounded};
+
+/// Reads the records file into its rows, each with its line number: `Ok(None)` when it does
+/// not exist.
+pub fn read_records(path: &Path) -> Result<Option<Vec<(usize, RecordRow)>>> {
+    let Some(text) = read_bounded(path, MAX_RECORDS_BYTES)? else {
+        return Ok(None);
+    };
+    records_of(path, &text).map(Some)
+}
+
+/// The rows of a records file's text (`path` names it in errors).
+pub fn records_of(path: &Path, text: &str) -> Result<Vec<(usize, RecordRow)>> {
+    parse_records(text).map_err(|e| {
+        let p = path.display();
+        Error::msg(match e {
+            RecordsFileError::Header(why) => format!("cannot read {p}: {why}"),
+            RecordsFileError::Field { .. } => format!("{p} {e}"),
+            RecordsFileError::Columns | RecordsFileError::Csv { .. } => format!("{p}: {e}"),
+        })
+    })
+}
+
+/// Checks, before any work, that the records file at `path` can be read (when it exists) and
+/// appended to.
+pub fn check_records_file(path: &Path) -> Result<()> {
+    read_records(path)?;
+    check_appendable(path)
+}
+
+/// Appends `rows` to the records file, writing the header first if the file is new or empty
+/// (a byte-order mark alone is empty), and returns how many were appended: a row whose game
+/// the file already holds (the same deck, methods, measure and deal, as when a finished run is
+/// resumed or a job requeued) is not written twice. Its directory must exist (checked before
+/// the run by [`check_records_file`]); none is created. The rows go in one write; if it fails
+/// (a full disk) the file is cut back to its old length, and the error names it.
+pub fn append_records(path: &Path, rows: &[RecordRow]) -> Result<usize> {
+    // (Empty as text: no file, no byte, or only the byte-order mark an editor saves.)
+    let text = read_bounded(path, MAX_RECORDS_BYTES)?.unwrap_or_default();
+    let old = records_of(path, &text)?;
+    let same = |a: &RecordRow, b: &RecordRow| {
+        (a.spec, a.methods, a.measure, &a.deal) == (b.spec, b.methods, b.measure, &b.deal)
+    };
+    let mut new: Vec<RecordRow> = Vec::new();
+    for row in rows {
+        if !old.iter().any(|(_, o)| same(o, row)) && !new.iter().any(|n| same(n, row)) {
+            new.push(row.clone());
+        }
+    }
+    if new.is_empty() {
+        return Ok(0);
+    }
+    let old_len = fs::metadata(path).map_or(0, |m| m.len());
+    let mut bytes = write_records(&new, text.is_empty());
+    // A file whose last line has no line end (edited by hand) gets one first, so that the
+    // first new row is not glued to the old last one.
+    if !text.is_empty() && !ends_with_newline(path)? {
+        bytes.insert(0, b'\n');
+    }
+    let mut file = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot append to {}", path.display()))?;
+    if let Err(e) = file.write_all(&bytes).and_then(|()| file.sync_all()) {
+        let _ = file.set_len(old_len);
+        return Err(e).with_context(|| {
+            format!("cannot append to {} (it keeps its old rows)", path.display())
+        });
+    }
+    Ok(new.len())
+}
+
+/// The report's line on the rows appended to the records file at `path`: `appended` of the
+/// `offered` ones ([`append_records`]' count).
+pub fn appended(path: &Path, appended: usize, offered: usize) -> String {
+    let p = path.display();
+    match (appended, offered - appended) {
+        (0, 0) => format!("records:   no finished game to append to {p}"),
+        (0, _) => format!("records:   already in {p} (nothing appended)"),
+        (n, 0) => format!("records:   {n} appended to {p}"),
+        (n, k) => format!("records:   {n} appended to {p} ({k} already there)"),
+    }
+}
+
+/// Whether the file's last byte is a line end.
+fn ends_with_newline(path: &Path) -> Result<bool> {
+    use std::io::{Read as _, Seek as _, SeekFrom};
+    let mut file =
+        fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut last = [0u8; 1];
+    file.seek(SeekFrom::End(-1))
+        .and_then(|_| file.read_exact(&mut last))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(last[0] == b'\n')
+}
