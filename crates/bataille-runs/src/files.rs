@@ -55,6 +55,12 @@ pub struct Words {
     pub max_rounds: &'static str,
     /// The option that accepts the merge of shards that do not cover the whole run.
     pub partial: &'static str,
+    /// The option that sets the random deals of each cell of a recipe.
+    pub deals: &'static str,
+    /// The option that names the results directory of a recipe.
+    pub results: &'static str,
+    /// The option that lifts the limit on a run's estimated time.
+    pub no_estimate_limit: &'static str,
 }
 
 impl Words {
@@ -69,6 +75,9 @@ impl Words {
         max_period: "--max-period",
         max_rounds: "--max-rounds",
         partial: "--partial",
+        deals: "--deals",
+        results: "--results DIR",
+        no_estimate_limit: "--no-estimate-limit",
     };
     /// The Python package's keyword arguments.
     pub const PYTHON: Words = Words {
@@ -81,6 +90,9 @@ impl Words {
         max_period: "max_period=",
         max_rounds: "max_rounds=",
         partial: "partial=True",
+        deals: "deals=",
+        results: "results=",
+        no_estimate_limit: "no_estimate_limit=True",
     };
 }
 

@@ -4,6 +4,7 @@
 //! any work; and where its results come from.
 //!
 //! - [`cost`]: what a search will cost, before it runs: the time estimate and the dry run.
+//! - [`experiment`]: a recipe of the article's tables run into its results directory.
 //! - [`files`]: atomic writes, [`files::OutputFiles`] (a directory written all at once),
 //!   [`files::prepare_outputs`] (the checks and locks before a run), bounded reads. Refusals
 //!   name the options in the caller's [`files::Words`].
@@ -25,6 +26,7 @@
 
 pub mod cost;
 pub mod error;
+pub mod experiment;
 pub mod files;
 pub mod hunts;
 pub mod merge;

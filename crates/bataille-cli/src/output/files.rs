@@ -5,7 +5,7 @@ use std::path::Path;
 
 use bataille_runs::files::{self, Words};
 pub(crate) use bataille_runs::files::{
-    AtomicFile, LOCK_NAME, MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, Outputs, read_bounded,
+    AtomicFile, MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, Outputs, read_bounded,
     write_atomic,
 };
 

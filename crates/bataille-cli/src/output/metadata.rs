@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use bataille_runs::provenance::{command, shown_path};
+use bataille_runs::provenance::command;
 
 /// The command line as typed, for `metadata.csv` and `NOTE.md`: `bataille`, then the arguments
 /// without any absolute path of this machine ([`bataille_runs::provenance::command`]).
@@ -22,12 +22,6 @@ pub(crate) fn replay_command() -> String {
 /// The arguments after the program (lossily decoded: a command line is shown, not parsed).
 fn arguments() -> Vec<String> {
     std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect()
-}
-
-/// A path as the files write it: relative to the working directory when inside it,
-/// `<outside>/NAME` otherwise (no machine path in a written file).
-pub(crate) fn shown_file(path: &Path) -> String {
-    shown_path(&path.to_string_lossy(), std::env::current_dir().ok().as_deref())
 }
 
 /// Says how many of `offered` rows [`bataille_runs::records::append_records`] appended to

@@ -20,7 +20,7 @@ pub(crate) mod progress;
 pub(crate) mod stop;
 
 pub(crate) use files::{
-    AtomicFile, LOCK_NAME, MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, check_outside_outputs,
+    AtomicFile, MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, check_outside_outputs,
     prepare_file_output, prepare_outputs, read_bounded, write_atomic,
 };
 
@@ -51,7 +51,7 @@ pub(crate) fn print_failed(e: &std::io::Error) -> ! {
 }
 pub(crate) use bataille_runs::provenance::{commit, machine, utc_now};
 pub(crate) use bataille_runs::records::{append_records, check_records_file, read_records};
-pub(crate) use metadata::{command_line, replay_command, report_appended, shown_file};
+pub(crate) use metadata::{command_line, replay_command, report_appended};
 
 /// `n` tricks, in words: "1 trick", "2 tricks".
 pub(crate) fn tricks(n: u64) -> String {
