@@ -112,6 +112,8 @@ def solve(
     max_hand: Optional[int] = ...,
     split: bool = ...,
     threads: int = ...,
+    part: Optional[int] = ...,
+    merge: Optional[List[str]] = ...,
     time_limit: Optional[float] = ...,
     keep: bool = ...,
     resume: bool = ...,

@@ -24,7 +24,7 @@ import io
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Optional, Union
+from typing import Any, Callable, Dict, Optional, Sequence, Union
 
 from . import _bataille
 
@@ -116,6 +116,8 @@ def solve(
     max_hand: Optional[int] = None,
     split: bool = False,
     threads: int = 0,
+    part: Optional[int] = None,
+    merge: Optional[Sequence[Union[str, "os.PathLike[str]"]]] = None,
     time_limit: Optional[float] = None,
     keep: bool = False,
     resume: bool = False,
@@ -132,7 +134,11 @@ def solve(
     only of loops through a deal; ``max_ties`` and ``max_hand`` restrict the tricks and the
     hands (what is certified is then restricted too, and the conclusion says so).
     ``split=True`` solves each period in parts, one per length of the smallest hand, on
-    ``threads`` threads (0: one per core).
+    ``threads`` threads (0: one per core). With ``split=True`` and one ``period``, ``part=H``
+    solves only the part whose loops' smallest hand has H cards (one task of a cluster's job
+    array), and ``merge=[dirs]`` puts the parts' directories together in ``out``, each read
+    back and checked, certifying the period when every part is complete (it solves nothing:
+    ``resume=True`` later solves the parts still open).
 
     ``time_limit`` bounds the solver seconds of each period (or part): a period not decided in
     time is undecided, never "none". ``out`` is the output directory: it must be empty, or hold
@@ -158,6 +164,8 @@ def solve(
         max_hand=max_hand,
         split=split,
         threads=threads,
+        part=part,
+        merge=None if merge is None else [os.fspath(d) for d in merge],
         time_limit=time_limit,
         keep=keep,
         resume=resume,

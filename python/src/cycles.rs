@@ -11,7 +11,7 @@ use bataille_engine::DeckSpec;
 use bataille_runs::files::Words;
 use bataille_runs::solve::SolverRun;
 use bataille_runs::solve::aligned::{AlignedCycles, solve_aligned_cycles};
-use bataille_runs::solve::loops::{Conclusion, Loops, solve_loops};
+use bataille_runs::solve::loops::{Conclusion, Loops, merge_parts, solve_loops};
 use bataille_runs::{Say, provenance};
 use bataille_sat::{AlignedError, Config, Counted, QuestionError};
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -179,8 +179,8 @@ fn periods(period: Option<u32>, max_period: Option<u32>, names: [&str; 2]) -> Py
 #[pyfunction]
 #[pyo3(signature = (colours, values, method="natural", *, out, period=None, max_period=None,
     all=false, deals=false, cards=false, max_ties=None, max_hand=None, split=false, threads=0,
-    time_limit=None, keep=false, resume=false, replace=false, solver_config="default",
-    echo=None))]
+    part=None, merge=None, time_limit=None, keep=false, resume=false, replace=false,
+    solver_config="default", echo=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve<'py>(
     py: Python<'py>,
@@ -197,6 +197,8 @@ pub(crate) fn solve<'py>(
     max_hand: Option<u32>,
     split: bool,
     threads: usize,
+    part: Option<u32>,
+    merge: Option<Vec<PathBuf>>,
     time_limit: Option<f64>,
     keep: bool,
     resume: bool,
@@ -204,6 +206,14 @@ pub(crate) fn solve<'py>(
     solver_config: &str,
     echo: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    if (part.is_some() || merge.is_some()) && (!split || period.is_none()) {
+        return Err(PyValueError::new_err(
+            "part= and merge= take one split period: give split=True and period=",
+        ));
+    }
+    if part.is_some() && merge.is_some() {
+        return Err(PyValueError::new_err("part= and merge= exclude each other"));
+    }
     let deck = DeckSpec::new(colours, values).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let method = crate::play::method(method)?;
     let (first, last) = periods(period, max_period, ["period", "max_period"])?;
@@ -223,6 +233,7 @@ pub(crate) fn solve<'py>(
         max_hand,
         split,
         threads: split.then_some(threads),
+        part,
     };
     let mut args: Vec<String> =
         ["cycles", "solve", "-c", &colours.to_string()].iter().map(|s| s.to_string()).collect();
@@ -246,9 +257,19 @@ pub(crate) fn solve<'py>(
     if split && threads > 0 {
         add(&["--threads", &threads.to_string()]);
     }
+    if let Some(h) = part {
+        add(&["--part", &h.to_string()]);
+    }
+    if let Some(dirs) = &merge {
+        add(&["--merge"]);
+        args.extend(dirs.iter().map(|d| d.to_string_lossy().into_owned()));
+    }
     let run =
         RunOf { out, time_limit, keep, resume, replace, solver_config: solver_config.to_string() };
-    run.run(py, args, echo, |r| solve_loops(&asked, r))
+    match merge {
+        Some(dirs) => run.run(py, args, echo, |r| merge_parts(&asked, r, &dirs)),
+        None => run.run(py, args, echo, |r| solve_loops(&asked, r)),
+    }
 }
 
 /// Every aligned cycle of R rounds found, and the rest proved absent, by the SAT solver: see

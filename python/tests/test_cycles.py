@@ -106,3 +106,21 @@ def test_another_question_is_not_resumed(tmp_path: pathlib.Path) -> None:
         bataille.cycles.solve(2, 3, max_period=3, out=tmp_path / "q", resume=True)
     with pytest.raises(TypeError, match="echo"):
         bataille.cycles.solve(2, 2, period=1, out=tmp_path / "r", echo=3)
+
+
+def test_parts_solved_apart_and_merged(cli, tmp_path: pathlib.Path) -> None:
+    q = dict(cards=True, period=6, split=True, all=True)
+    one = bataille.cycles.solve(1, 5, part=1, out=tmp_path / "p1", **q)
+    assert one.conclusion.startswith("part: 6 cards, smallest hand 1 of 2: complete")
+    bataille.cycles.solve(1, 5, part=2, out=tmp_path / "p2", **q)
+    merged = bataille.cycles.solve(1, 5, merge=[tmp_path / "p1", tmp_path / "p2"],
+                                   out=tmp_path / "merged", **q)
+    assert merged.conclusion.startswith("certified: every position that comes back after 6")
+    run(cli, "cycles", "solve", "-c", "1", "-v", "5", "--cards", "--period", "6", "--split",
+        "--all", "--out", str(tmp_path / "cli"))
+    same_files(tmp_path / "cli", tmp_path / "merged", ["instances.csv", "cycles.csv"])
+    with pytest.raises(OSError, match="in both"):
+        bataille.cycles.solve(1, 5, merge=[tmp_path / "p1", tmp_path / "p1"],
+                              out=tmp_path / "twice", **q)
+    with pytest.raises(ValueError, match="part= and merge= take one split period"):
+        bataille.cycles.solve(1, 5, period=6, part=1, out=tmp_path / "x")

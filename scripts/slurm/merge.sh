@@ -3,16 +3,32 @@
 # once every array task has ended), or by hand:
 #
 #   scripts/slurm/merge.sh [--bin PATH] DIR SHARDS
+#   scripts/slurm/merge.sh [--bin PATH] --parts DIR PARTS -- cycles solve ARGS...
 #
 # Checks that every shard K from 1 to SHARDS ran to the end (DIR/shards/shard-K/state.txt and
 # DIR/checkpoints/shard-K.done exist: a shard stopped by a time limit has written partial
 # results but no .done), then runs `bataille merge` into DIR/merged. Exits 1 naming the missing
 # or unfinished shards (and merges nothing) if there are any, 2 on bad arguments.
+#
+# With --parts, the shards are the parts of a SAT question's period (DIR/shards/shard-K holds
+# part K's files): `bataille cycles solve ARGS --merge` puts them together into DIR/merged,
+# which certifies the period when every part is complete (a part undecided at its time limit
+# leaves the period undecided, and the merged directory names it).
 set -euo pipefail
 bin=
 if [[ ${1-} == --bin ]]; then
     bin=${2:?--bin needs a path}
     shift 2
+fi
+question=()
+if [[ ${1-} == --parts ]]; then
+    shift
+    if (($# < 4)) || [[ $3 != -- ]]; then
+        echo "usage: merge.sh [--bin PATH] --parts DIR PARTS -- cycles solve ARGS..." >&2
+        exit 2
+    fi
+    question=("${@:4}")
+    set -- "$1" "$2"
 fi
 if (($# != 2)) || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then
     echo "usage: merge.sh [--bin PATH] DIR SHARDS" >&2
@@ -29,7 +45,9 @@ echo "== merge of $shards shards of $dir, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 missing=()
 parts=()
 for ((k = 1; k <= shards; k++)); do
-    if [[ -f $dir/shards/shard-$k/state.txt && -f $dir/checkpoints/shard-$k.done ]]; then
+    result=$dir/shards/shard-$k/state.txt
+    ((${#question[@]} == 0)) || result=$dir/shards/shard-$k/parts.csv
+    if [[ -f $result && -f $dir/checkpoints/shard-$k.done ]]; then
         parts+=("$dir/shards/shard-$k")
     else
         missing+=("$k")
@@ -46,4 +64,7 @@ if ((${#missing[@]})); then
     exit 1
 fi
 # --replace: a merge run again (after more shards were rerun) rewrites DIR/merged.
+if [[ ${#question[@]} -gt 0 ]]; then
+    exec "$bin" "${question[@]}" --merge "${parts[@]}" --out "$dir/merged" --replace
+fi
 exec "$bin" merge "${parts[@]}" --out "$dir/merged" --replace

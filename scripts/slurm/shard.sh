@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
 # One shard of a search submitted by scripts/slurm/submit.sh, run as an array task:
 #
-#   shard.sh BIN SHARDS DIR explore|hunt|bmn explore ARGS...
+#   shard.sh BIN SHARDS DIR explore|hunt|bmn explore|cycles hunt ARGS...
+#   shard.sh --parts BIN PARTS DIR cycles solve ARGS...
 #
 # Shard K (the array task id) of SHARDS writes DIR/shards/shard-K and checkpoints to
 # DIR/checkpoints/shard-K.ckpt. On a requeue (or a time limit, or pre-emption) SLURM sends
 # SIGTERM: bataille writes its checkpoint and the partial results and stops; the task's next
 # start finds the checkpoint and resumes from it. Only a shard that ran to the end gets
 # DIR/checkpoints/shard-K.done, which the merge job looks for.
+#
+# With --parts, task K solves part K of a SAT question's period (`--part K`) into
+# DIR/shards/shard-K; the solver's files there are its checkpoint: a requeued task continues
+# them (--resume), keeping what was decided.
 set -euo pipefail
+parts=false
+if [[ ${1-} == --parts ]]; then
+    parts=true
+    shift
+fi
 bin=$1
 shards=$2
 dir=$3
@@ -19,7 +29,10 @@ done=$dir/checkpoints/shard-$k.done
 out=$dir/shards/shard-$k
 resume=()
 how="fresh start"
-if [[ -f $checkpoint ]]; then
+if $parts && [[ -f $out/metadata.csv ]]; then
+    resume=(--resume)
+    how="resuming from $out"
+elif ! $parts && [[ -f $checkpoint ]]; then
     resume=(--resume)
     how="resuming from $checkpoint"
 fi
@@ -33,8 +46,12 @@ echo "== shard $k/$shards: job ${SLURM_ARRAY_JOB_ID:-?}_$k on $(hostname) at" \
 # had it too; a second one would make it quit without its checkpoint) and waits.
 signalled=false
 trap 'signalled=true' TERM INT
-"$bin" "$@" --shard "$k/$shards" --threads "${SLURM_CPUS_PER_TASK:-1}" \
-    --checkpoint "$checkpoint" "${resume[@]}" --out "$out" &
+if $parts; then
+    "$bin" "$@" --part "$k" "${resume[@]}" --out "$out" &
+else
+    "$bin" "$@" --shard "$k/$shards" --threads "${SLURM_CPUS_PER_TASK:-1}" \
+        --checkpoint "$checkpoint" "${resume[@]}" --out "$out" &
+fi
 pid=$!
 while :; do
     signalled=false

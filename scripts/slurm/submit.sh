@@ -4,10 +4,24 @@
 # merge job that runs once every task has ended and checks that no shard is missing.
 #
 #   scripts/slurm/submit.sh [OPTIONS] -- explore|hunt|bmn explore|cycles hunt ARGS... --out DIR
+#   scripts/slurm/submit.sh [OPTIONS] -- cycles solve ARGS... --split --period P --out DIR
+#
+# A search (explore, hunt, bmn explore, cycles hunt) runs as shards of its work units. A SAT
+# question (cycles solve, one split period) runs as one task per part of the period (--part K:
+# the loops whose smallest hand has K cards), each with its own output directory, which a
+# requeued task continues (--resume); the merge job puts the parts together (--merge) and
+# certifies the period when every part is complete. Its task count is the period's number of
+# parts (--shards is refused when it differs), and its time cannot be estimated: the dry run
+# gives each part's formula size instead, and the solver seconds of the slowest earlier period
+# when DIR/merged holds one. Give bataille a --time-limit below --time, so that a part still
+# undecided at the limit ends cleanly (an "undecided" row, which --resume raises later) rather
+# than being cut by SLURM.
 #
 # Options (before the --):
-#   --shards N      number of shards, one array task each (default 64)
-#   --cpus C        CPUs per task, passed to the search as --threads (default 16)
+#   --shards N      number of shards, one array task each (default 64; for cycles solve, the
+#                   period's number of parts)
+#   --cpus C        CPUs per task, passed to the search as --threads (default 16; for cycles
+#                   solve, 1: one solver a task)
 #   --time T        time limit of each task, in any format sbatch accepts (default 02:00:00)
 #   --bin PATH      the bataille binary (default: bataille on PATH)
 #   --tasks LIST    submit only these array tasks, e.g. 3,7 or 5-9 (to rerun the shards that
@@ -60,8 +74,8 @@ seconds_of() {
 }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-shards=64
-cpus=16
+shards=
+cpus=
 limit=02:00:00
 bin=
 tasks=
@@ -79,25 +93,29 @@ while (($#)); do
     esac
 done
 
-[[ $shards =~ ^[0-9]+$ ]] && ((10#$shards >= 1)) ||
-    die "invalid shard count '$shards': expected a whole number of at least 1"
-shards=$((10#$shards))
-[[ $cpus =~ ^[0-9]+$ ]] && ((10#$cpus >= 1)) ||
-    die "invalid CPU count '$cpus': expected a whole number of at least 1"
-cpus=$((10#$cpus))
+given_shards=$shards
+if [[ -n $shards ]]; then
+    [[ $shards =~ ^[0-9]+$ ]] && ((10#$shards >= 1)) ||
+        die "invalid shard count '$shards': expected a whole number of at least 1"
+    shards=$((10#$shards))
+fi
+if [[ -n $cpus ]]; then
+    [[ $cpus =~ ^[0-9]+$ ]] && ((10#$cpus >= 1)) ||
+        die "invalid CPU count '$cpus': expected a whole number of at least 1"
+    cpus=$((10#$cpus))
+fi
 [[ -n $limit ]] || die "empty time limit: expected e.g. 02:00:00"
 if [[ -n $tasks ]]; then
     [[ $tasks =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] ||
         die "invalid task list '$tasks': expected shard numbers and ranges, e.g. 3,7,10-12"
-    for t in ${tasks//[,-]/ }; do
-        ((10#$t >= 1 && 10#$t <= shards)) || die "task $t is not a shard of 1 to $shards"
-    done
 fi
 
 # The search: explore, hunt or bmn explore, and its arguments.
-(($#)) || die "no search given: expected -- explore|hunt|bmn explore|cycles hunt ARGS... --out DIR"
+(($#)) || die "no search given: expected -- explore|hunt|bmn explore|cycles hunt|cycles solve ARGS... --out DIR"
 command=("$1")
 shift
+# shards: a search's work units in shards; parts: a SAT question's parts, one a task.
+mode=shards
 case ${command[0]} in
     explore | hunt) ;;
     bmn)
@@ -106,12 +124,13 @@ case ${command[0]} in
         shift
         ;;
     cycles)
-        [[ ${1-} == hunt ]] ||
-            die "cannot shard 'cycles ${1-}': only cycles hunt runs in shards with this launcher"
+        [[ ${1-} == hunt || ${1-} == solve ]] ||
+            die "cannot shard 'cycles ${1-}': only cycles hunt and cycles solve run as tasks with this launcher"
+        [[ $1 == solve ]] && mode=parts
         command+=("$1")
         shift
         ;;
-    *) die "cannot shard '${command[0]}': expected explore, hunt, bmn explore or cycles hunt" ;;
+    *) die "cannot shard '${command[0]}': expected explore, hunt, bmn explore, cycles hunt or cycles solve" ;;
 esac
 args=()
 out=
@@ -128,8 +147,9 @@ while (($#)); do
             out=${1#--out=}
             shift
             ;;
-        --shard | --shard=* | --checkpoint | --checkpoint=* | --resume | --resume=*)
-            die "'${1%%=*}' is set by the launcher for each shard: leave it out"
+        --shard | --shard=* | --checkpoint | --checkpoint=* | --resume | --resume=* | --part | \
+            --part=* | --merge | --merge=* | --dry-run)
+            die "'${1%%=*}' is set by the launcher for each task: leave it out"
             ;;
         --threads | --threads=*)
             die "'${1%%=*}' is set by the launcher from --cpus: leave it out"
@@ -158,6 +178,20 @@ while (($#)); do
     esac
 done
 [[ -n $out ]] || die "no --out DIR given: the shards, checkpoints, logs and merged results go there"
+if [[ $mode == parts ]]; then
+    split=false period=false
+    for a in "${args[@]}"; do
+        case $a in
+            --split) split=true ;;
+            --period | --period=*) period=true ;;
+        esac
+    done
+    $split && $period || die "cycles solve runs as one task per part of one period: give --split and --period P"
+    cpus=${cpus:-1}
+else
+    shards=${shards:-64}
+    cpus=${cpus:-16}
+fi
 # A checkpoint every 5 minutes unless the search sets its own --checkpoint-every.
 every=(--checkpoint-every 300)
 for a in "${args[@]}"; do
@@ -172,17 +206,38 @@ fi
 [[ -f $bin && -x $bin ]] || die "the binary '$bin' does not exist or is not executable"
 bin=$(readlink -f -- "$bin")
 
-# The arguments are checked before anything is queued: the search is started on a scratch
-# directory and stopped before its first unit.
 scratch=$(mktemp -d)
 trap 'rm -rf -- "$scratch"' EXIT
-status=0
-"$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads 1 --checkpoint "$scratch/ckpt" \
-    --max-units 0 --out "$scratch/out" >"$scratch/log" 2>&1 || status=$?
-# 130: stopped as asked, before any work.
-if ((status != 0 && status != 130)); then
-    sed 's/^/  /' "$scratch/log" >&2
-    die "bataille refused the search (exit $status): nothing queued"
+if [[ $mode == parts ]]; then
+    # The question is checked, and its parts counted, by bataille's dry run (which reads the
+    # solver seconds of earlier periods from DIR/merged when it holds them).
+    costdir=$(readlink -m -- "$out")/merged
+    [[ -d $costdir ]] || costdir=$scratch/cost
+    "$bin" "${command[@]}" "${args[@]}" --dry-run --out "$costdir" >"$scratch/cost.log" 2>&1 || {
+        sed 's/^/  /' "$scratch/cost.log" >&2
+        die "bataille refused the question: nothing queued"
+    }
+    parts=$(sed -n 's/^cost: tasks=\([0-9]*\).*/\1/p' "$scratch/cost.log")
+    [[ -n $parts ]] || die "bataille printed no cost line: nothing queued"
+    [[ -z $given_shards || $shards == "$parts" ]] ||
+        die "--shards $shards: the period has $parts parts, one task each (leave --shards out)"
+    shards=$parts
+else
+    # The arguments are checked before anything is queued: the search is started on a scratch
+    # directory and stopped before its first unit.
+    status=0
+    "$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads 1 --checkpoint "$scratch/ckpt" \
+        --max-units 0 --out "$scratch/out" >"$scratch/log" 2>&1 || status=$?
+    # 130: stopped as asked, before any work.
+    if ((status != 0 && status != 130)); then
+        sed 's/^/  /' "$scratch/log" >&2
+        die "bataille refused the search (exit $status): nothing queued"
+    fi
+fi
+if [[ -n $tasks ]]; then
+    for t in ${tasks//[,-]/ }; do
+        ((10#$t >= 1 && 10#$t <= shards)) || die "task $t is not a shard of 1 to $shards"
+    done
 fi
 
 if ! $dry_run; then
@@ -191,16 +246,18 @@ fi
 
 # The cost, measured on a sample of shard 1's own units (see the header).
 # (A checkpoint is named, unused, for a search that sets --checkpoint-every.)
-"$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads "$cpus" --dry-run \
-    --checkpoint "$scratch/cost.ckpt" --out "$scratch/cost" >"$scratch/cost.log" 2>&1 || {
-    sed 's/^/  /' "$scratch/cost.log" >&2
-    die "bataille could not measure the search's cost: nothing queued"
-}
+if [[ $mode == shards ]]; then
+    "$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads "$cpus" --dry-run \
+        --checkpoint "$scratch/cost.ckpt" --out "$scratch/cost" >"$scratch/cost.log" 2>&1 || {
+        sed 's/^/  /' "$scratch/cost.log" >&2
+        die "bataille could not measure the search's cost: nothing queued"
+    }
+fi
 cost=$(sed -n 's/^cost: //p' "$scratch/cost.log")
 value() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" <<<"$cost"; }
 task_seconds=$(value seconds)
-[[ -n $task_seconds ]] || die "bataille printed no cost line: nothing queued"
-if limit_seconds=$(seconds_of "$limit"); then
+[[ -n $task_seconds || $mode == parts ]] || die "bataille printed no cost line: nothing queued"
+if [[ $mode == shards ]] && limit_seconds=$(seconds_of "$limit"); then
     # Whole seconds, rounded up: bash has no floating point.
     task=$(awk -v s="$task_seconds" 'BEGIN { printf "%d", s == int(s) ? s : int(s) + 1 }')
     if ((task > limit_seconds)); then
@@ -211,7 +268,11 @@ if limit_seconds=$(seconds_of "$limit"); then
             "use at least $fits shards, or more --cpus, or a longer --time: nothing queued"
     fi
 fi
-if $dry_run; then
+if $dry_run && [[ $mode == parts ]]; then
+    grep -v '^cost: ' "$scratch/cost.log" | sed 's/^/# /'
+    echo "# $shards tasks of $cpus CPU, one part each; the time of a part is not predictable" \
+        "(each is bounded by --time $limit and by bataille's --time-limit when given)"
+elif $dry_run; then
     grep -v '^cost: ' "$scratch/cost.log" | sed 's/^/# /'
     awk -v s="$task_seconds" -v n="$shards" -v c="$cpus" -v m="$(value memory_bytes)" \
         -v o="$(value output_bytes)" 'BEGIN {
@@ -241,11 +302,17 @@ name=bataille-$(basename -- "$out")
 array=${tasks:-1-$shards}
 shard_cmd=(sbatch --parsable --job-name "$name" --array "$array" --cpus-per-task "$cpus"
     --time "$limit" --requeue --open-mode append --output "$out/logs/shard-%a.log"
-    --chdir "$out" "$here/shard.sh" "$bin" "$shards" "$out" "${command[@]}" "${args[@]}"
-    "${every[@]}")
+    --chdir "$out" "$here/shard.sh")
+merge_args=("$here/merge.sh" --bin "$bin")
+if [[ $mode == parts ]]; then
+    shard_cmd+=(--parts "$bin" "$shards" "$out" "${command[@]}" "${args[@]}")
+    merge_args+=(--parts "$out" "$shards" -- "${command[@]}" "${args[@]}")
+else
+    shard_cmd+=("$bin" "$shards" "$out" "${command[@]}" "${args[@]}" "${every[@]}")
+    merge_args+=("$out" "$shards")
+fi
 merge_cmd=(sbatch --parsable --job-name "$name-merge" --cpus-per-task 1 --time "$limit"
     --open-mode append --output "$out/logs/merge.log" --chdir "$out")
-merge_args=("$here/merge.sh" --bin "$bin" "$out" "$shards")
 
 if $dry_run; then
     printf '%q ' "${shard_cmd[@]}"

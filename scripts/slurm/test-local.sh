@@ -17,9 +17,11 @@
 #    position hunt (`cycles hunt`) in 3; requeues one of the 52-card tasks while it runs,
 #    after its first checkpoint, and checks that it resumed from it; submits a C=3 V=4 hunt in
 #    3 shards without shard 3, checks that the merge job names it and fails, then submits that
-#    shard alone.
+#    shard alone; submits a SAT question (C=1 V=5, loops turning 6 cards, `cycles solve
+#    --split`) as one task per part, whose merge job certifies the period.
 # 4. Checks every merged output byte-identical (all files but metadata.csv) to a single run of
-#    the same search.
+#    the same search, and the SAT question's merged files equal to a single run's but for the
+#    seconds.
 # 5. Stops the daemons it started, by their process ids, and removes the temporary folder.
 #
 # Exits 0 when everything matches, 1 on any difference or failure.
@@ -240,7 +242,20 @@ refused --bin "$bin" --shards 2 --cpus 1 --time 1 -- explore -c 4 -v 13 --random
     --out "$runs/bad"
 grep -q 'more than --time 1 (60 s): use at least [0-9]* shards' "$work/refusal.log" ||
     fail "a task longer than --time was refused for another reason: $(cat "$work/refusal.log")"
+# A SAT question runs one task per part of one split period: C=1 V=5 at 6 cards has 2 parts.
+question=(cycles solve -c 1 -v 5 --cards --period 6 --split --all)
+refused --bin "$bin" -- cycles solve -c 1 -v 5 --cards --period 6 --out "$runs/bad"
+grep -q 'give --split and --period P' "$work/refusal.log" ||
+    fail "a question not split was refused for another reason: $(cat "$work/refusal.log")"
+refused --bin "$bin" --shards 3 -- "${question[@]}" --out "$runs/bad"
+grep -q 'the period has 2 parts' "$work/refusal.log" ||
+    fail "a question in 3 tasks was refused for another reason: $(cat "$work/refusal.log")"
+refused --bin "$bin" -- "${question[@]}" --part 1 --out "$runs/bad"
+refused --bin "$bin" -- cycles solve -c 1 -v 500 --cards --period 6 --split --out "$runs/bad"
 queue_empty || fail "a refused submission queued something"
+dry=$("$submit" --dry-run --bin "$bin" -- "${question[@]}" --out "$runs/bad")
+grep -q '^# 2 tasks of 1 CPU, one part each' <<<"$dry" && grep -q '^# formula: ' <<<"$dry" ||
+    fail "submit.sh --dry-run of a SAT question printed no tasks or formulas: $dry"
 dry=$("$submit" --dry-run --bin "$bin" -- "${good[@]}" --out "$runs/bad")
 grep -q '^sbatch ' <<<"$dry" || fail "submit.sh --dry-run printed no sbatch command: $dry"
 grep -q '^# 64 tasks of 16 CPUs: [0-9.]* core-hours in all' <<<"$dry" ||
@@ -308,6 +323,7 @@ chmod +x "$paused"
     --out "$runs/c4v13" >/dev/null
 "$submit" --shards 3 --cpus 1 --time 10 --bin "$bin" -- "${positions[@]}" --out "$runs/positions" \
     >/dev/null
+"$submit" --time 10 --bin "$bin" -- "${question[@]}" --out "$runs/solve" >/dev/null
 # The hunt without its shard 3: the merge must name it.
 "$submit" --shards 3 --cpus 1 --time 10 --tasks 1-2 --bin "$bin" -- "${c3v4[@]}" \
     --out "$runs/c3v4" >/dev/null
@@ -379,4 +395,20 @@ compare c4v4 "${c4v4[@]}"
 compare c4v13 "${c4v13[@]}"
 compare c3v4 "${c3v4[@]}"
 compare positions "${positions[@]}"
+# The SAT question: the parts' merge certifies the period, with the single run's loops and rows
+# (the solver's and the checker's seconds aside).
+untimed() {
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "solve_s" || $i == "check_s") drop[i] = 1 }
+        { line = ""; for (i = 1; i <= NF; i++) if (!drop[i]) line = line $i ","; print line }' "$1"
+}
+"$bin" "${question[@]}" --out "$work/single/solve" >/dev/null 2>&1 || fail "the single run failed"
+grep -q 'certified: every position that comes back after 6 cards' "$runs/solve/logs/merge.log" ||
+    fail "the parts' merge did not certify the period: $(cat "$runs/solve/logs/merge.log")"
+cmp "$work/single/solve/cycles.csv" "$runs/solve/merged/cycles.csv" >&2 ||
+    fail "solve: the merged parts' loops differ from a single run's"
+for f in instances.csv parts.csv; do
+    diff <(untimed "$work/single/solve/$f") <(untimed "$runs/solve/merged/$f") >&2 ||
+        fail "solve: the merged parts' $f differs from a single run's"
+done
+say "solve: the parts run as tasks, merged, equal to a single run"
 say "all checks passed"

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, bail};
 use bataille_engine::{DeckSpec, Method};
 use bataille_runs::files::Words;
-use bataille_runs::solve::{SolverRun, loops::Conclusion, loops::Loops, loops::solve_loops};
+use bataille_runs::solve::SolverRun;
+use bataille_runs::solve::loops::{Conclusion, Loops, dry_run, merge_parts, solve_loops};
 use bataille_sat::{Config, Counted};
 use clap::Args;
 
@@ -70,6 +71,23 @@ pub(crate) struct SolveArgs {
     /// Parts solved at once with --split, one solver per thread (0, or left out: one per core).
     #[arg(long, value_name = "N", requires = "split", value_parser = crate::checks::threads)]
     threads: Option<usize>,
+    /// With --split and --period: solve only the part whose loops' smallest hand has H cards
+    /// (one task of a cluster's job array); --merge puts the parts' directories together.
+    #[arg(long, value_name = "H", requires_all = ["split", "period"],
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    part: Option<u32>,
+    /// With --split and --period: put together in --out the directories of runs of the
+    /// period's parts (--part), each read back and checked, and make the period's row from
+    /// them (complete when every part is); parts missing or undecided are left to --resume.
+    #[arg(long, value_name = "DIR", num_args = 1.., requires_all = ["split", "period"],
+          conflicts_with_all = ["part", "resume"])]
+    merge: Vec<PathBuf>,
+    /// Solve nothing: print the tasks a launcher would run (one per part with --split and
+    /// --period), each part's formula size, and the solver seconds of the slowest earlier split
+    /// period in --out, if it holds one. The last line, `cost: tasks=N seconds=unknown ...`, is
+    /// for scripts (a SAT question's time is not predictable).
+    #[arg(long, conflicts_with = "merge")]
+    dry_run: bool,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -176,6 +194,17 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         max_hand: args.max_hand,
         split: args.split,
         threads: args.threads,
+        part: args.part,
     };
-    Ok(exit_code(&solve_loops(&asked, &args.run.solver_run())?))
+    if args.dry_run {
+        print!("{}", dry_run(&asked, Some(&args.run.out), &Words::CLI)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let run = args.run.solver_run();
+    let conclusion = if args.merge.is_empty() {
+        solve_loops(&asked, &run)?
+    } else {
+        merge_parts(&asked, &run, &args.merge)?
+    };
+    Ok(exit_code(&conclusion))
 }

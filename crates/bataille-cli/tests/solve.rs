@@ -794,3 +794,67 @@ fn a_split_period_resumed_whole_leaves_no_stale_parts() {
     assert!(o.contains("8 cards: complete"), "{o}");
     assert_eq!(fs::read_to_string(out.join("cycles.csv")).unwrap().lines().count(), 53);
 }
+
+/// The columns of a row that do not depend on the machine: all but the solver's and the
+/// checker's seconds.
+fn untimed(file: &std::path::Path) -> Vec<String> {
+    let text = fs::read_to_string(file).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    text.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            let keep = |i: &usize| !matches!(header[*i], "solve_s" | "check_s");
+            (0..f.len()).filter(keep).map(|i| f[i]).collect::<Vec<_>>().join(",")
+        })
+        .collect()
+}
+
+#[test]
+fn parts_solved_apart_and_merged_give_the_whole_period() {
+    let dir = scratch!("merge");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let q =
+        ["cycles", "solve", "-c", "1", "-v", "5", "--cards", "--period", "6", "--split", "--all"];
+    let with =
+        |extra: &[&str]| -> Vec<String> { q.iter().chain(extra).map(|s| s.to_string()).collect() };
+    let ok = |args: Vec<String>| run_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    ok(with(&["--out", &path("whole")]));
+    let o = ok(with(&["--part", "2", "--out", &path("p2")]));
+    assert!(o.contains("part: 6 cards, smallest hand 2 of 2: complete (2 loops found)"), "{o}");
+    // One part merged: the period stays undecided, and the open part is named.
+    let o = ok(with(&["--merge", &path("p2"), "--out", &path("half")]));
+    assert!(o.contains("6 cards: undecided (1 of 2 parts decided)"), "{o}");
+    assert!(o.contains("open parts: smallest hand 1"), "{o}");
+    assert!(!o.contains("smallest hand 1: complete"), "the merge solves nothing: {o}");
+    ok(with(&["--part", "1", "--out", &path("p1")]));
+    let o = ok(with(&["--merge", &path("p1"), &path("p2"), "--out", &path("merged")]));
+    assert!(o.contains("certified: every position that comes back after 6 cards"), "{o}");
+    for f in ["parts.csv", "instances.csv"] {
+        let (a, b) = (dir.join("whole").join(f), dir.join("merged").join(f));
+        assert_eq!(untimed(&a), untimed(&b), "{f}");
+    }
+    let cycles = |d: &str| fs::read_to_string(dir.join(d).join("cycles.csv")).unwrap();
+    assert_eq!(cycles("whole"), cycles("merged"));
+    let meta = fs::read_to_string(dir.join("merged/metadata.csv")).unwrap();
+    assert_eq!(meta.matches("earlier_command,").count(), 2, "{meta}");
+    // The half-merged directory resumes to the same period.
+    ok(with(&["--resume", "--out", &path("half")]));
+    assert_eq!(cycles("half"), cycles("whole"));
+    // Refused: a part twice, another question's directory, a part out of range, the output
+    // among the parts.
+    let refused = |args: Vec<String>, words: &str| {
+        let o = bataille(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains(words), "{words}: {}", text(&o));
+    };
+    refused(with(&["--merge", &path("p1"), &path("p1"), "--out", &path("m1")]), "in both");
+    refused(with(&["--merge", &path("whole"), &path("p2"), "--out", &path("m2")]), "in both");
+    refused(with(&["--part", "3", "--out", &path("p3")]), "has 2 parts, smallest hands 1 to 2");
+    refused(with(&["--merge", &path("p1"), "--out", &path("p1")]), "the merge would replace it");
+    let other = ["cycles", "solve", "-c", "1", "-v", "5", "--cards", "--period", "4", "--split"];
+    run_ok(&[&other[..], &["--part", "1", "--out", &path("o1")]].concat());
+    refused(
+        with(&["--merge", &path("o1"), "--out", &path("m3")]),
+        "is not a part of this question",
+    );
+}

@@ -61,6 +61,10 @@ pub struct Words {
     pub results: &'static str,
     /// The option that lifts the limit on a run's estimated time.
     pub no_estimate_limit: &'static str,
+    /// The option that solves one part of a split period.
+    pub part: &'static str,
+    /// The option that puts the parts of a split period together.
+    pub merge: &'static str,
 }
 
 impl Words {
@@ -78,6 +82,8 @@ impl Words {
         deals: "--deals",
         results: "--results DIR",
         no_estimate_limit: "--no-estimate-limit",
+        part: "--part",
+        merge: "--merge",
     };
     /// The Python package's keyword arguments.
     pub const PYTHON: Words = Words {
@@ -93,6 +99,8 @@ impl Words {
         deals: "deals=",
         results: "results=",
         no_estimate_limit: "no_estimate_limit=True",
+        part: "part=",
+        merge: "merge_parts()",
     };
 }
 

@@ -274,7 +274,10 @@ const ROUNDS_HEADER: &str = "period_rounds,cycle_id,position";
 fn read_previous(args: &Args<'_>, first: u32, last: u32) -> Result<(Vec<Row>, Vec<BlockCycle>)> {
     let (out, words) = (&args.run.out, &args.run.words);
     let (resume, replace) = (words.resume, words.replace);
-    let read = |name: &str| args.run.read(name);
+    let read = |name: &str| -> Result<String> {
+        read_bounded(&out.join(name), MAX_STATE_BYTES)?
+            .with_context(|| format!("{resume}: {} has no {name}", out.display()))
+    };
     let path = out.join("instances.csv");
     let text = read("instances.csv")?;
     let mut lines = text.lines();

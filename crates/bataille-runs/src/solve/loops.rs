@@ -5,12 +5,12 @@
 //! is decided; [`solve_loops`] with `resume` continues the periods not decided yet.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use bataille_engine::{DeckSpec, Method, Methods, Position};
-use bataille_sat::{Counted, Found, Instance, Question, Settings, Verdict, solve};
+use bataille_sat::{Counted, Found, Instance, Question, Settings, Verdict, formula_size, solve};
 use bataille_search::pool::Pool;
 
 use super::{
@@ -46,6 +46,9 @@ pub struct Loops {
     pub split: bool,
     /// Parts solved at once with `split`, one solver per thread (`None` or 0: one per core).
     pub threads: Option<usize>,
+    /// With `split` and one period: solve only the part whose loops' smallest hand has this
+    /// many cards (a task of a cluster's job array); [`merge_parts`] puts the parts together.
+    pub part: Option<u32>,
 }
 
 /// How a solver run ended.
@@ -95,6 +98,9 @@ pub fn solve_loops(asked: &Loops, run: &SolverRun<'_>) -> Result<Conclusion> {
             Question { first_hand: Some(1), ..q }.check().map_err(Error::new)?;
         }
     }
+    if let Some(h) = asked.part {
+        check_part(asked, h, question(first).parts().len(), &run.words)?;
+    }
     let restricted = restriction(args.q.max_ties, args.q.max_hand);
     let question_line =
         |last: u32| header(deck, args.q.method, args.q.deals, counted, first, last, &restricted);
@@ -111,7 +117,7 @@ pub fn solve_loops(asked: &Loops, run: &SolverRun<'_>) -> Result<Conclusion> {
     let (mut rows, mut parts, mut known, claims) = if args.run.resume {
         let expected =
             Expected { deck, methods, counted, deals: args.q.deals, first, last, parts: most };
-        read_previous(run, &expected)?
+        read_previous(&run.out, &run.words, &expected)?
     } else {
         Default::default()
     };
@@ -196,7 +202,8 @@ pub fn solve_loops(asked: &Loops, run: &SolverRun<'_>) -> Result<Conclusion> {
     // the answer is said again.
     let mut exact_found = rows.iter().any(|r| r.1 == "found");
     let nothing_left = (exact_found && !args.q.all)
-        || (first..=last).find(|p| !decided.contains(p)).is_none_or(|p| held.contains(&p));
+        || (first..=last).find(|p| !decided.contains(p)).is_none_or(|p| held.contains(&p))
+        || asked.part.is_some_and(|h| kept_part(first, h));
     if nothing_left {
         run.say.line(&format!("nothing left to solve: {} is kept as it is", run.out.display()));
     } else {
@@ -264,7 +271,10 @@ pub fn solve_loops(asked: &Loops, run: &SolverRun<'_>) -> Result<Conclusion> {
         write(args, &header, &rows, &parts, &known)?;
     }
     let stopped_at = stopped_at.map(|p| (p, settings.stop.load(Ordering::Relaxed)));
-    let conclusion = conclusion(&rows, args, first, last, stopped_at, &restricted);
+    let conclusion = match asked.part {
+        Some(h) => part_conclusion(&parts, args, h, stopped_at.is_some_and(|s| s.1)),
+        None => conclusion(&rows, args, first, last, stopped_at, &restricted),
+    };
     run.say.line(&conclusion);
     Ok(Conclusion { text: conclusion, interrupted: run.interrupted() })
 }
@@ -368,6 +378,8 @@ impl SplitRun<'_> {
             .filter(|p| {
                 !parts.iter().any(|r| r.period == q.period && Some(r.first_hand) == p.first_hand)
             })
+            .filter(|p| self.args.q.part.is_none_or(|h| p.first_hand == Some(h)))
+            .filter(|_| !self.args.run.merging)
             .collect();
         // Longest first, as the earlier period that took the longest predicts: the period
         // ends sooner, and a part that needs most of a working session starts at its
@@ -412,6 +424,17 @@ impl SplitRun<'_> {
         }
         let mine: Vec<&PartRow> = parts.iter().filter(|r| r.period == q.period).collect();
         let stopped = settings.stop.load(Ordering::Relaxed);
+        if let Some(h) = self.args.q.part {
+            // One part alone: its verdict, and no row for the period, which its other parts'
+            // runs decide with it.
+            let verdict = mine.iter().find(|r| r.first_hand == h).map(|r| r.verdict.as_str());
+            return Ok(match verdict {
+                Some("complete") => Verdict::Complete,
+                Some("found") => Verdict::Found,
+                Some("undecided") => Verdict::Undecided,
+                _ => Verdict::Stopped,
+            });
+        }
         let (verdict, line) = split_row(q, &mine, stopped, &settings.config.solver());
         rows.retain(|r| r.0 != q.period);
         rows.push((q.period, verdict_name(&verdict).to_string(), line));
@@ -545,6 +568,12 @@ fn longest_first(todo: &mut [Question], expected: &[(u32, f64)]) {
 /// the longest in all: what the parts of `period` are expected to take, in that order (empty
 /// when no earlier period was split).
 fn expected_seconds(parts: &[PartRow], period: u32) -> Vec<(u32, f64)> {
+    slowest_before(parts, period).map_or_else(Vec::new, |s| s.1)
+}
+
+/// The period before `period` whose parts took the longest in all, and the seconds each of its
+/// parts (by first hand) took.
+fn slowest_before(parts: &[PartRow], period: u32) -> Option<(u32, Vec<(u32, f64)>)> {
     // (solve_s, after the period and first hand columns.)
     let column = 2 + INSTANCES_HEADER.split(',').position(|c| c == "solve_s").expect("a column");
     let seconds = |r: &PartRow| r.field(column).parse::<f64>().unwrap_or(0.0);
@@ -555,10 +584,9 @@ fn expected_seconds(parts: &[PartRow], period: u32) -> Vec<(u32, f64)> {
             None => totals.push((r.period, seconds(r))),
         }
     }
-    let Some(&(slowest, _)) = totals.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
-        return Vec::new();
-    };
-    parts.iter().filter(|r| r.period == slowest).map(|r| (r.first_hand, seconds(r))).collect()
+    let &(slowest, _) = totals.iter().max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let mine = parts.iter().filter(|r| r.period == slowest);
+    Some((slowest, mine.map(|r| (r.first_hand, seconds(r))).collect()))
 }
 
 /// The loops of a split run in their canonical order, whatever order the parts finished in:
@@ -782,14 +810,7 @@ fn write(
         instances.push_str(&r.2);
         instances.push('\n');
     }
-    let mut cycles = format!("{CYCLES_HEADER}\n");
-    for f in known {
-        let _ = writeln!(
-            cycles,
-            "{:016x},{},{},\"{}\"",
-            f.id, f.period_tricks, f.period_cards, f.position
-        );
-    }
+    let cycles = cycles_text(known);
     // The loops before the rows that count them: a run killed between the two renames leaves
     // loops of a period not yet decided, which a resume drops and finds again.
     let mut files = OutputFiles::new(&args.run.out);
@@ -797,14 +818,7 @@ fn write(
     files.add("instances.csv", instances.into_bytes());
     // (A parts.csv whose parts are all dropped is removed with the other stale outputs.)
     if !parts.is_empty() {
-        let mut parts: Vec<&PartRow> = parts.iter().collect();
-        parts.sort_by_key(|r| (r.period, r.first_hand));
-        let mut text = parts_header(args.q.counted) + "\n";
-        for r in parts {
-            text.push_str(&r.line);
-            text.push('\n');
-        }
-        files.add("parts.csv", text.into_bytes());
+        files.add("parts.csv", parts_text(parts, args.q.counted).into_bytes());
     }
     args.run.metadata(&mut files, header);
     files.commit()
@@ -889,10 +903,12 @@ type Previous = (Vec<(u32, String, String)>, Vec<PartRow>, Vec<Found>, Vec<Claim
 /// part's), the loops replayed by the engine (ids and periods come from it, not from the file)
 /// and of the question's periods. Returns the rows, parts, loops, and what each decided
 /// period and part says it found (checked by the caller against what it keeps).
-fn read_previous(run: &SolverRun<'_>, e: &Expected) -> Result<Previous> {
-    let (out, words) = (&run.out, &run.words);
+fn read_previous(out: &Path, words: &Words, e: &Expected) -> Result<Previous> {
     let resume = words.resume;
-    let read = |name: &str| run.read(name);
+    let read = |name: &str| -> Result<String> {
+        read_bounded(&out.join(name), MAX_STATE_BYTES)?
+            .with_context(|| format!("{resume}: {} has no {name}", out.display()))
+    };
     let mut claims: Vec<Claim> = Vec::new();
     let path = out.join("instances.csv");
     let header = instances_header(e.counted);
@@ -1000,6 +1016,290 @@ fn read_previous(run: &SolverRun<'_>, e: &Expected) -> Result<Previous> {
         known.push(found);
     }
     Ok((rows, parts, known, claims))
+}
+
+/// Refuses a part that is not one of the question's `parts`, or a question that is not one
+/// split period.
+fn check_part(asked: &Loops, h: u32, parts: usize, words: &Words) -> Result<()> {
+    if !asked.split || asked.first != asked.last {
+        bail!("{} solves one part of one split period: give one period, split", words.part);
+    }
+    if h == 0 || h as usize > parts {
+        bail!(
+            "{} {h}: {} has {parts} parts, smallest hands 1 to {parts}",
+            words.part,
+            label(asked.counted, asked.first)
+        );
+    }
+    Ok(())
+}
+
+/// What the run of one part says at its end: the part's verdict, and what certifies the period.
+fn part_conclusion(parts: &[PartRow], args: &Args<'_>, h: u32, asked: bool) -> String {
+    let (q, w) = (args.q, &args.run.words);
+    let p = label(q.counted, q.first);
+    let row = parts.iter().find(|r| (r.period, r.first_hand) == (q.first, h));
+    let loops = |r: &PartRow| {
+        let n = count(r.field(4)).unwrap_or(0);
+        format!("{n} loop{}", if n == 1 { "" } else { "s" })
+    };
+    let verdict = match (row.map(|r| r.verdict.as_str()), row) {
+        (Some("complete"), Some(r)) => format!("complete ({} found)", loops(r)),
+        (Some("found"), _) => "a loop found".to_string(),
+        (Some("undecided"), _) if !asked => {
+            format!("undecided (raise {} and {})", w.time_limit, w.resume)
+        }
+        _ => format!("stopped ({} continues)", w.resume),
+    };
+    format!(
+        "part: {p}, smallest hand {h} of {}: {verdict}; {} puts the parts together and \
+         certifies the period when every part is complete",
+        args.q.parts_of_first(),
+        w.merge
+    )
+}
+
+impl Loops {
+    /// The number of parts of the first period.
+    fn parts_of_first(&self) -> usize {
+        self.question(self.first).parts().len()
+    }
+
+    /// The question of period `period`, whole.
+    fn question(&self, period: u32) -> Question {
+        Question {
+            deck: self.deck,
+            method: self.method,
+            counted: self.counted,
+            period,
+            deals: self.deals,
+            max_ties: self.max_ties,
+            max_hand: self.max_hand,
+            first_hand: None,
+        }
+    }
+}
+
+/// Puts together in `run`'s output directory the directories `dirs` of the parts of one split
+/// period (each made by runs of one part, [`Loops::part`], or of several), then finishes the
+/// period there as `resume` does: every part's row and loops are read back and checked (its
+/// question, its columns, the loops replayed by the engine, its formula rebuilt), a part met in
+/// two directories is refused, and the period's row is made from its parts: complete when every
+/// part is. Parts missing or undecided leave the period undecided, to be solved by `resume`.
+/// The commands of the parts' runs become the merged directory's earlier commands.
+pub fn merge_parts(asked: &Loops, run: &SolverRun<'_>, dirs: &[PathBuf]) -> Result<Conclusion> {
+    let w = &run.words;
+    if !asked.split || asked.first != asked.last || asked.part.is_some() {
+        bail!("{} puts together the parts of one split period: give one period, split", w.merge);
+    }
+    if run.resume {
+        bail!("{} makes a new directory: leave out {}", w.merge, w.resume);
+    }
+    let q = asked.question(asked.first);
+    q.check().map_err(Error::new)?;
+    Question { first_hand: Some(1), ..q }.check().map_err(Error::new)?;
+    let restricted = restriction(asked.max_ties, asked.max_hand);
+    let header = header(
+        asked.deck,
+        asked.method,
+        asked.deals,
+        asked.counted,
+        asked.first,
+        asked.last,
+        &restricted,
+    );
+    let expected = Expected {
+        deck: asked.deck,
+        methods: Methods::both(asked.method),
+        counted: asked.counted,
+        deals: asked.deals,
+        first: asked.first,
+        last: asked.last,
+        parts: q.parts().len(),
+    };
+    let (mut parts, mut known, mut commands): (Vec<PartRow>, Vec<Found>, Vec<String>) =
+        Default::default();
+    let mut from: Vec<(u32, &Path)> = Vec::new();
+    for dir in dirs {
+        if crate::files::same_path(dir, &run.out) {
+            bail!(
+                "{} {}: the merge would replace it; give another directory",
+                w.out,
+                dir.display()
+            );
+        }
+        match super::question_of(dir) {
+            Some(line) if line == header => {}
+            other => bail!(
+                "{} is not a part of this question, \"{}\": it holds {}",
+                dir.display(),
+                &header["question,".len()..],
+                other.map_or("no question".to_string(), |l| format!(
+                    "\"{}\"",
+                    &l["question,".len()..]
+                ))
+            ),
+        }
+        let (_, mine, loops, _) = read_previous(dir, w, &expected)?;
+        for r in mine {
+            if let Some((_, other)) = from.iter().find(|(h, _)| *h == r.first_hand) {
+                bail!(
+                    "{}, smallest hand {} is in both {} and {}: merge each part once",
+                    label(asked.counted, r.period),
+                    r.first_hand,
+                    other.display(),
+                    dir.display()
+                );
+            }
+            from.push((r.first_hand, dir));
+            parts.push(r);
+        }
+        add_loops(&mut known, &loops);
+        commands.extend(super::earlier_commands(dir));
+    }
+    sort_split_loops(&mut known, asked.counted);
+    {
+        let own = |_: &Path| false;
+        let _outputs = prepare_outputs(None, false, &run.out, run.replace, &own, w)?;
+        let mut files = OutputFiles::new(&run.out);
+        files.add("cycles.csv", cycles_text(&known).into_bytes());
+        files.add("instances.csv", (instances_header(asked.counted) + "\n").into_bytes());
+        files.add("parts.csv", parts_text(&parts, asked.counted).into_bytes());
+        let (key, question) = header.split_once(',').expect("a key and a value");
+        let mut rows = vec![(key, question.to_string())];
+        rows.extend(commands.into_iter().map(|c| ("earlier_command", c)));
+        files.add_key_values("metadata.csv", &rows);
+        files.commit()?;
+    }
+    let open: Vec<String> = (1..=q.parts().len() as u32)
+        .filter(|h| !parts.iter().any(|r| r.first_hand == *h && !is_open(&r.verdict)))
+        .map(|h| h.to_string())
+        .collect();
+    let mut done = solve_loops(asked, &run.merged())?;
+    if !open.is_empty() {
+        let line = format!(
+            "open parts: smallest hand {} (missing or not decided): solve them with {} and merge \
+             again, or continue here with {}",
+            open.join(", "),
+            w.part,
+            w.resume
+        );
+        run.say.line(&line);
+        done.text = format!("{}\n{line}", done.text);
+    }
+    Ok(done)
+}
+
+/// cycles.csv: the loops, in the order given.
+fn cycles_text(known: &[Found]) -> String {
+    let mut cycles = format!("{CYCLES_HEADER}\n");
+    for f in known {
+        let _ = writeln!(
+            cycles,
+            "{:016x},{},{},\"{}\"",
+            f.id, f.period_tricks, f.period_cards, f.position
+        );
+    }
+    cycles
+}
+
+/// parts.csv: the parts' rows, by period and smallest hand.
+fn parts_text(parts: &[PartRow], counted: Counted) -> String {
+    let mut parts: Vec<&PartRow> = parts.iter().collect();
+    parts.sort_by_key(|r| (r.period, r.first_hand));
+    let mut text = parts_header(counted) + "\n";
+    for r in parts {
+        text.push_str(&r.line);
+        text.push('\n');
+    }
+    text
+}
+
+/// What a run of `asked` would be, for a launcher: its tasks (one per part of a split period,
+/// else one), the size of each task's formula (variables and clauses, built without a
+/// solver: the memory a solver will need grows with them), and the solver seconds the parts
+/// of the slowest earlier split period took in the output directory `earlier`, when it holds
+/// one. The time a SAT question takes is not predictable from its size, so the report says so
+/// and gives no estimate; its last line, `cost: tasks=N seconds=unknown ...`, is for scripts.
+pub fn dry_run(asked: &Loops, earlier: Option<&Path>, words: &Words) -> Result<String> {
+    let q = asked.question(asked.last);
+    q.check().map_err(Error::new)?;
+    let split = asked.split && asked.first == asked.last;
+    let questions: Vec<Question> = if split {
+        Question { first_hand: Some(1), ..q }.check().map_err(Error::new)?;
+        q.parts()
+    } else {
+        vec![q]
+    };
+    let p = label(asked.counted, asked.last);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "dry run:   C={} V={} {}, {}{}: {p}{}",
+        asked.deck.colours(),
+        asked.deck.values(),
+        asked.method.name(),
+        what(asked.deals),
+        restriction(asked.max_ties, asked.max_hand),
+        if asked.first == asked.last {
+            String::new()
+        } else {
+            format!(" (the last of periods {} to {})", asked.first, asked.last)
+        }
+    );
+    let (mut vars, mut clauses) = (0, 0);
+    for part in &questions {
+        let (v, c) = formula_size(part, &[]).map_err(Error::new)?;
+        (vars, clauses) = (vars.max(v), clauses.max(c));
+        let which = part.first_hand.map_or(String::new(), |h| format!(", smallest hand {h}"));
+        let _ = writeln!(s, "formula:   {p}{which}: {v} vars, {c} clauses");
+    }
+    let tasks = questions.len();
+    let _ = writeln!(
+        s,
+        "tasks:     {tasks} ({})",
+        if split {
+            format!("one per part, each run with {} H", words.part)
+        } else {
+            "the periods are solved one after the other".to_string()
+        }
+    );
+    let earlier_parts = earlier
+        .and_then(|dir| read_bounded(&dir.join("parts.csv"), MAX_STATE_BYTES).ok().flatten())
+        .map(|text| parts_of_text(&text))
+        .unwrap_or_default();
+    if let Some((period, measured)) = slowest_before(&earlier_parts, asked.last) {
+        let list: Vec<String> = measured.iter().map(|(h, t)| format!("{h}: {t:.0} s")).collect();
+        let total: f64 = measured.iter().map(|m| m.1).sum();
+        let _ = writeln!(
+            s,
+            "time:      not predictable; the parts of the slowest earlier period, {}, took \
+             {total:.0} s in all (smallest hand: solver seconds) {}",
+            label(asked.counted, period),
+            list.join(", ")
+        );
+    } else {
+        s.push_str(
+            "time:      not predictable: a SAT question's time does not follow from its size \
+             (no earlier split period measured in the output directory)\n",
+        );
+    }
+    let _ = writeln!(s, "cost: tasks={tasks} seconds=unknown vars={vars} clauses={clauses}");
+    Ok(s)
+}
+
+/// The rows of a parts.csv text, unchecked (for the times of earlier periods only).
+fn parts_of_text(text: &str) -> Vec<PartRow> {
+    text.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let mut f = line.split(',');
+            let period = f.next()?.parse().ok()?;
+            let first_hand = f.next()?.parse().ok()?;
+            let verdict = f.nth(1)?.to_string();
+            Some(PartRow { period, first_hand, verdict, line: line.to_string() })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -55,6 +55,9 @@ pub struct SolverRun<'a> {
     /// With `resume`, the commands of the runs that made the files before this one, read once
     /// from their metadata.csv before this run first writes it.
     earlier: OnceLock<Vec<String>>,
+    /// Solve nothing: the parts put together by [`loops::merge_parts`] make their period's row,
+    /// and those missing are left to a later run.
+    merging: bool,
 }
 
 impl<'a> SolverRun<'a> {
@@ -86,6 +89,7 @@ impl<'a> SolverRun<'a> {
             progress: None,
             say,
             earlier: OnceLock::new(),
+            merging: false,
         }
     }
 
@@ -120,6 +124,20 @@ impl<'a> SolverRun<'a> {
             && !field("cnf_sha256").is_empty()
             && field("solver") == self.config.solver()
             && self.time_limit.is_some_and(limit)
+    }
+
+    /// The same run continuing the output directory [`loops::merge_parts`] made, solving
+    /// nothing.
+    fn merged(&self) -> SolverRun<'a> {
+        SolverRun {
+            out: self.out.clone(),
+            command: self.command.clone(),
+            resume: true,
+            replace: false,
+            earlier: OnceLock::new(),
+            merging: true,
+            ..*self
+        }
     }
 
     /// Whether the stop request stopped the solver.
@@ -237,12 +255,6 @@ impl<'a> SolverRun<'a> {
             );
         }
         Ok(own)
-    }
-
-    /// The output directory's file `name`, which `resume` needs.
-    fn read(&self, name: &str) -> Result<String> {
-        read_bounded(&self.out.join(name), MAX_STATE_BYTES)?
-            .with_context(|| format!("{}: {} has no {name}", self.words.resume, self.out.display()))
     }
 }
 
