@@ -164,7 +164,11 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     if args.budget == 0 {
         bail!("--budget must be at least 1, got 0");
     }
-    crate::checks::walk_memory(args.budget, start.cards())?;
+    bataille_runs::cycles::check_walk_memory(
+        args.budget,
+        start.cards(),
+        &bataille_runs::files::Words::CLI,
+    )?;
     if let Some(records) = &args.records {
         check_records_file(records)?;
     }

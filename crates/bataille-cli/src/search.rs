@@ -30,7 +30,7 @@ pub(crate) const ESTIMATE_FROM: u128 = 10_000;
 /// An estimate is printed when the run should last longer than this (seconds).
 pub(crate) const SHOW_ESTIMATE_FROM: f64 = 60.0;
 /// Runs estimated at more days than this are refused without `--no-estimate-limit`.
-pub(crate) const MAX_DAYS: f64 = 30.0;
+pub(crate) use bataille_runs::progress::MAX_DAYS;
 
 /// The result files (all but the metadata) of `state`, and the terminal summary.
 pub(crate) fn results<G: DealGame>(

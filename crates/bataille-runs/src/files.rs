@@ -45,6 +45,19 @@ pub struct Words {
     pub checkpoint: &'static str,
     /// The option that names the output directory.
     pub out: &'static str,
+    /// The option that merges the checkpoints of a run's shards.
+    pub merge: &'static str,
+    /// The option that runs one shard of the work.
+    pub shard: &'static str,
+    /// The option that bounds the positions a walk visits.
+    pub budget: &'static str,
+    /// The option that lifts the limit on a run's estimated time.
+    pub no_estimate_limit: &'static str,
+    /// The option that names the records file found games are appended to.
+    pub records: &'static str,
+    /// The options of a record search's budget: deals evaluated, and seconds.
+    pub iterations: &'static str,
+    pub time: &'static str,
 }
 
 impl Words {
@@ -54,6 +67,13 @@ impl Words {
         replace: "--replace",
         checkpoint: "--checkpoint",
         out: "--out",
+        merge: "--merge",
+        shard: "--shard",
+        budget: "--budget",
+        no_estimate_limit: "--no-estimate-limit",
+        records: "--records",
+        iterations: "--iterations",
+        time: "--time",
     };
     /// The Python package's keyword arguments.
     pub const PYTHON: Words = Words {
@@ -61,6 +81,13 @@ impl Words {
         replace: "replace=True",
         checkpoint: "checkpoint=",
         out: "out=",
+        merge: "merge=",
+        shard: "shard=",
+        budget: "budget=",
+        no_estimate_limit: "no_estimate_limit=True",
+        records: "records=",
+        iterations: "iterations=",
+        time: "time=",
     };
 }
 

@@ -8,6 +8,11 @@
 //!   name the options in the caller's [`files::Words`].
 //! - [`search`]: a run of the search harness into an output directory, step by step, with
 //!   its checkpoint ([`search::SearchRun`]).
+//! - [`cycles`]: the runs of `bataille cycles`: the census of every loop of a deck
+//!   ([`cycles::census`]), the walk up a position's tree of ancestors
+//!   ([`cycles::ancestors`]), a position hunt's seeds.
+//! - [`progress`]: how far a run is ([`progress::Steps`], handed to a progress callback) and
+//!   how long it would take, in words.
 //! - [`provenance`]: the command that made a result, without this machine's paths; the
 //!   commit, the machine, the date.
 //! - [`records`]: the records file (`results/records.csv`), read, checked and appended to.
@@ -18,8 +23,10 @@
 //! The formats of the files are described in the book's `docs/formats.md`, what a run
 //! promises in `docs/guarantees.md`.
 
+pub mod cycles;
 pub mod error;
 pub mod files;
+pub mod progress;
 pub mod provenance;
 pub mod records;
 pub mod say;
