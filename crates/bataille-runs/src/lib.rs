@@ -8,6 +8,8 @@
 //!   name the options in the caller's [`files::Words`].
 //! - [`search`]: a run of the search harness into an output directory, step by step, with
 //!   its checkpoint ([`search::SearchRun`]).
+//! - [`blocks`]: the search for every aligned block on 2n cards into its catalogue file, and
+//!   the catalogues read back.
 //! - [`cycles`]: the runs of `bataille cycles`: the census of every loop of a deck
 //!   ([`cycles::census`]), the walk up a position's tree of ancestors
 //!   ([`cycles::ancestors`]), a position hunt's seeds.
@@ -23,6 +25,7 @@
 //! The formats of the files are described in the book's `docs/formats.md`, what a run
 //! promises in `docs/guarantees.md`.
 
+pub mod blocks;
 pub mod cycles;
 pub mod error;
 pub mod files;
