@@ -17,7 +17,9 @@
 //!   how long it would take, in words.
 //! - [`provenance`]: the command that made a result, without this machine's paths; the
 //!   commit, the machine, the date.
-//! - [`records`]: the records file (`results/records.csv`), read, checked and appended to.
+//! - [`records`]: the records file (`results/records.csv`), read, checked and appended to;
+//!   the record searches ([`records::search`]) and extensions ([`records::extend`]) that
+//!   append to it.
 //! - [`say`]: the lines a run tells its user as it goes ([`say::Say`]), printed or not by the
 //!   front end.
 //! - [`Error`]: a refusal or failure naming the file and what was done, with its cause.
