@@ -91,8 +91,8 @@ impl Census {
     /// shards' checkpoints it merges (each kept outside the output directory, whose
     /// `state.txt` the merged state replaces), or a state with nothing done. Refused: more
     /// shards than units, a budget whose walks could hold too much memory
-    /// ([`super::check_walk_memory`]), a census whose units left are out of reach (see
-    /// [`refuse_out_of_reach`]) unless the limit is lifted.
+    /// ([`super::check_walk_memory`]), and, unless the limit is lifted, a census whose units
+    /// left would take more than [`MAX_DAYS`] days even at 15 times the fastest rate measured.
     pub fn prepare(config: CensusConfig) -> Result<Census> {
         let (spec, shard, words) = (config.spec, config.shard, &config.words);
         let units = spec.units().count();
