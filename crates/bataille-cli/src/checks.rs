@@ -85,26 +85,6 @@ pub(crate) fn at_most(flag: &str, value: u64, max: u64, why: &str) -> Result<()>
 /// does not flood the terminal: the engine's [`bataille_engine::position::quoted`].
 pub(crate) use bataille_engine::position::quoted as shown;
 
-/// The most memory a walk up the tree of ancestors may take for its pending positions.
-pub(crate) const MAX_WALK_BYTES: u128 = 8 << 30;
-
-/// Refuses a `--budget` whose walk over positions of `cards` cards could hold more than
-/// [`MAX_WALK_BYTES`] of pending positions (a position with many tie orders queues all of its
-/// predecessors at once).
-pub(crate) fn walk_memory(budget: u64, cards: usize) -> Result<()> {
-    let bytes = bataille_engine::backward::pending_bytes(budget, cards);
-    if bytes > MAX_WALK_BYTES {
-        anyhow::bail!(
-            "--budget {budget} on {cards} cards could hold up to {:.1} GiB of positions waiting \
-             to be searched, more than the limit of {} GiB: lower --budget (at most {})",
-            bytes as f64 / f64::from(1u32 << 30),
-            MAX_WALK_BYTES >> 30,
-            MAX_WALK_BYTES / bataille_engine::backward::pending_bytes(1, cards)
-        );
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

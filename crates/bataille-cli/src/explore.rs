@@ -15,7 +15,7 @@
 //! The output directory must be empty, or this run's own (`--resume`), or `--replace` must be
 //! given; its files are written together (see [`crate::output`]). Before a long run (more
 //! than [`bataille_runs::cost::ESTIMATE_FROM`] deals) the time is estimated from a short sample, and
-//! a run estimated at more than [`crate::search::MAX_DAYS`] days is refused unless
+//! a run estimated at more than [`bataille_runs::progress::MAX_DAYS`] days is refused unless
 //! `--no-estimate-limit` is given. The run itself is [`crate::search`]'s, shared with `hunt`
 //! and `bmn explore`.
 //!

@@ -3,7 +3,7 @@
 //! output directory and the terminal summary.
 //!
 //! Before a long run (more than [`bataille_runs::cost::ESTIMATE_FROM`] deals) the time is estimated from a short
-//! sample, and a run estimated at more than [`MAX_DAYS`] days is refused unless
+//! sample, and a run estimated at more than [`bataille_runs::progress::MAX_DAYS`] days is refused unless
 //! `--no-estimate-limit` is given.
 
 use std::path::{Path, PathBuf};
@@ -25,8 +25,6 @@ use crate::output::{Terminal, command_line};
 /// The largest `--top`: each worker keeps that many games per measure in every batch.
 pub(crate) const MAX_TOP: u64 = 10_000;
 
-pub(crate) use bataille_runs::cost::MAX_DAYS;
-
 /// What to do with the results of a complete run (not called for an interrupted one).
 pub(crate) type OnComplete<'a> = &'a dyn Fn(&State) -> Result<()>;
 
@@ -45,7 +43,7 @@ pub(crate) struct RunConfig {
     /// The output directory, and whether its results may be replaced.
     out: PathBuf,
     replace: bool,
-    /// Whether a run estimated at more than [`MAX_DAYS`] days may start.
+    /// Whether a run estimated at more than [`bataille_runs::progress::MAX_DAYS`] days may start.
     no_estimate_limit: bool,
     /// Stop after this many units, as if interrupted (tests).
     max_units: Option<u64>,
@@ -195,7 +193,7 @@ fn dry_run<G: DealGame>(game: &G, run: &RunConfig) -> Result<ExitCode> {
 }
 
 /// Before a run of more than [`bataille_runs::cost::ESTIMATE_FROM`] deals: the time estimated on a sample, printed
-/// when it is more than a minute, and a run of more than [`MAX_DAYS`] days refused unless
+/// when it is more than a minute, and a run of more than [`bataille_runs::progress::MAX_DAYS`] days refused unless
 /// `no_limit`.
 fn estimate<G: DealGame>(
     game: &G,

@@ -5,7 +5,8 @@
 //! order of the values inside a block matters, so each block may take any order-preserving map
 //! of its values into the deck's (blocks may interleave values). [`cover`] looks for blocks and
 //! maps whose multiplicities add up to exactly C for each of the V values; [`build`] lays them
-//! end to end into a deal of the C·V deck, which the engine then plays ([`cover_deck`]).
+//! end to end into a deal of the C·V deck, which the engine then plays ([`cover_deck`]);
+//! [`cover_row`] renders the result as a row of `bataille aligned cover`'s table.
 //!
 //! The search takes the smallest value still short of C cards: some block of a cover has its
 //! smallest value there (a block whose smallest value lay lower would overfill a value already
@@ -17,7 +18,7 @@
 use std::collections::HashSet;
 
 use bataille_engine::{
-    Card, DeckSpec, GameResult, Limits, Method, Methods, NoRandom, Position, SpecError,
+    Card, DeckSpec, GameResult, Limits, Method, Methods, NoRandom, Outcome, Position, SpecError,
     aligned::{self, Aligned, NotAligned},
     play,
 };
@@ -167,6 +168,57 @@ pub fn cover_deck(
     let result = play(&deal, natural, &mut NoRandom, Limits::DETERMINISTIC);
     let aligned = aligned::check(&deal, natural);
     Ok(Some(Covered { placements, deal, spec, result, aligned }))
+}
+
+impl Covered {
+    /// Whether the deal is what a cover promises: a loop from the deal on, in aligned rounds
+    /// (no round of tail).
+    pub fn verified(&self) -> bool {
+        matches!(self.result.outcome, Outcome::Cycle(_))
+            && matches!(&self.aligned, Ok(a) if a.tail_rounds == 0)
+    }
+}
+
+/// The header of the table of covered decks ([`cover_row`]).
+pub const COVER_HEADER: &str = "C,V,constructed,blocks,deal,outcome,aligned";
+
+/// The row of the C·V deck in the table of covered decks: `covered` (by [`cover_deck`] from
+/// `blocks`) with its blocks and their values, its deal, the engine's outcome and the aligned
+/// check; or a row that says no cover was found.
+pub fn cover_row(
+    colours: usize,
+    values: usize,
+    covered: Option<&Covered>,
+    blocks: &[Position],
+) -> String {
+    let Some(cov) = covered else { return format!("{colours},{values},no,,,,") };
+    let outcome = match cov.result.outcome {
+        Outcome::Cycle(cy) => {
+            format!("loop: tail {} tricks, period {} tricks", cy.tail_tricks, cy.period_tricks)
+        }
+        _ => "NO LOOP".to_string(),
+    };
+    let aligned = match &cov.aligned {
+        Ok(a) if a.tail_rounds == 0 => {
+            format!("rounds of {} cards, {} rounds", a.half, a.period_rounds)
+        }
+        Ok(a) => format!("NOT on its loop ({} rounds of tail)", a.tail_rounds),
+        Err(e) => format!("NOT aligned: {e}"),
+    };
+    let parts: Vec<String> = cov
+        .placements
+        .iter()
+        .map(|p| {
+            let b = &blocks[p.block];
+            let values: Vec<String> = p.values.iter().map(Card::to_string).collect();
+            format!("{} as {}", b.compact(), values.join(","))
+        })
+        .collect();
+    format!(
+        "{colours},{values},yes,\"{}\",\"{}\",\"{outcome}\",\"{aligned}\"",
+        parts.join("; "),
+        cov.deal
+    )
 }
 
 #[cfg(test)]

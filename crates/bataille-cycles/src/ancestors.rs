@@ -12,8 +12,12 @@
 //! The tree is finite (the deck has finitely many positions and a position has one successor),
 //! so a walk with no bound is exhaustive; the bounds on depth, ties and visited positions are
 //! reported when they cut it ([`Tree::walked`]).
+//!
+//! [`report`] and [`deals_csv`] render a tree as `bataille cycles ancestors` shows and lists
+//! it.
 
 use std::cmp::Ordering;
+use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
 use bataille_engine::backward::{Ancestor, Bounds, Roots, Walked, walk_ancestors_until};
@@ -227,6 +231,88 @@ pub fn tree_watched(
     });
     t.deals.sort_by(|x, y| x.tricks.cmp(&y.tricks).then_with(|| x.deal.canonical_cmp(&y.deal)));
     Ok(t)
+}
+
+/// The report of the tree `t` walked under `methods` within `bounds` in `secs` seconds: its
+/// root, how much of it was walked, the ancestors by depth, the deals and the deepest
+/// ancestors, one line each.
+pub fn report(t: &Tree, methods: Methods, bounds: Bounds, secs: f64) -> String {
+    let mut s = String::new();
+    match &t.root {
+        Root::Cycle { id, positions, self_twin } => {
+            let _ = writeln!(
+                s,
+                "root:      the loop {id} ({} tricks{}): its {} positions, the tree of those \
+                 that reach it",
+                positions.len(),
+                if *self_twin { ", its own mirror image" } else { "" },
+                positions.len()
+            );
+        }
+        Root::Position(p) => {
+            let _ = writeln!(s, "root:      {p} (not on a loop)");
+        }
+    }
+    let _ = writeln!(s, "methods:   {methods}");
+    let w = &t.walked;
+    let coverage = if w.complete() {
+        "complete: every ancestor".to_string()
+    } else if w.stopped {
+        "INCOMPLETE: stopped by the request (Ctrl-C or SIGTERM); the counts are those of the \
+         ancestors visited before"
+            .to_string()
+    } else if !w.budget_hit {
+        let mut cut = Vec::new();
+        if w.depth_cut {
+            cut.push(format!("depth ≤ {}", bounds.max_depth));
+        }
+        if w.ties_cut {
+            cut.push(format!("ties ≤ {}", bounds.max_ties));
+        }
+        format!("exhaustive within the bounds ({}), which leave ancestors out", cut.join(", "))
+    } else {
+        format!("INCOMPLETE: stopped on its budget of {} positions", bounds.budget)
+    };
+    let _ = writeln!(s, "coverage:  {coverage}");
+    let _ = writeln!(s, "ancestors: {} positions", w.visited);
+    if w.visited == 0 && w.complete() {
+        let _ = writeln!(s, "           no position leads to it: it has no predecessor");
+    }
+    let depths: Vec<String> =
+        t.by_depth.iter().enumerate().skip(1).map(|(d, n)| format!("{d}:{n}")).collect();
+    if !depths.is_empty() {
+        let _ = writeln!(s, "by depth:  {}", depths.join(" "));
+    }
+    let mirror = matches!(t.root, Root::Cycle { .. }) && methods.is_swap_symmetric();
+    let _ = writeln!(
+        s,
+        "deals:     {}{}",
+        t.deal_count,
+        if mirror { " (one per mirror pair, those on the loop included)" } else { "" }
+    );
+    for (p, tricks, cards) in &t.deepest {
+        let _ = writeln!(s, "deepest:   {tricks} tricks, {cards} cards: {p}");
+    }
+    let _ = writeln!(s, "time:      {secs:.2} s");
+    s
+}
+
+/// The header of the deals listed by [`deals_csv`].
+pub const DEALS_HEADER: &str = "cycle_id,deal,tail_tricks,tail_cards";
+
+/// The deals of the tree `t` (kept by [`Keep::deals`]) as CSV, one per row under
+/// [`DEALS_HEADER`]: the loop's id (empty for a position off a loop), the deal, and its tail
+/// in tricks and cards.
+pub fn deals_csv(t: &Tree) -> String {
+    let id = match &t.root {
+        Root::Cycle { id, .. } => id.to_string(),
+        Root::Position(_) => String::new(),
+    };
+    let mut csv = format!("{DEALS_HEADER}\n");
+    for d in &t.deals {
+        let _ = writeln!(csv, "{id},\"{}\",{},{}", d.deal, d.tricks, d.cards);
+    }
+    csv
 }
 
 /// Keeps `a` among the `k` deepest ancestors (by tricks, then the smaller position).

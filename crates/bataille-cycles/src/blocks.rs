@@ -1060,6 +1060,17 @@ pub fn catalogue_row(c: &BlockCycle) -> String {
     )
 }
 
+/// A catalogue file: [`CATALOGUE_HEADER`], then a line per row of `rows` (as [`catalogue`]
+/// lists them).
+pub fn catalogue_text(rows: &[BlockCycle]) -> String {
+    let mut text = format!("{CATALOGUE_HEADER}\n");
+    for c in rows {
+        text.push_str(&catalogue_row(c));
+        text.push('\n');
+    }
+    text
+}
+
 /// A catalogue row read back: its position and whether it is prime (no split).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatalogueRow {

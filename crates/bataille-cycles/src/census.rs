@@ -44,6 +44,7 @@
 //! units are many and small. [`run`] searches the units of a [`Shard`] in order, in parallel
 //! batches, and hands the [`CensusState`] (units done, loops found, counters) to a callback
 //! after each batch, to save as a checkpoint; the state depends only on the units done.
+//! [`report`] renders what a census found: `cycles.csv` and its summary.
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -719,6 +720,8 @@ pub fn run_sequential(state: &mut CensusState) {
         state.add(r);
     }
 }
+
+pub mod report;
 
 #[cfg(test)]
 mod tests;

@@ -33,7 +33,7 @@
 //! ```
 //!
 //! No I/O and no threads of its own: the census runs its units on the search harness's
-//! [`bataille_search::pool::Pool`]; the `bataille cycles` command reads and writes the files.
+//! [`bataille_search::pool::Pool`]; `bataille_runs` reads and writes the files of its runs.
 //!
 //! # Crate layout
 //!

@@ -18,7 +18,8 @@
 //! assert_eq!((tricks, source), (5610, Source::Table));
 //! ```
 //!
-//! No I/O, no threads of its own: `bataille records` reads and writes the files.
+//! No I/O, no threads of its own: `bataille_runs::records` reads and writes the files of its
+//! runs.
 //!
 //! # Crate layout
 //!

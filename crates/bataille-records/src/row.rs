@@ -1,6 +1,6 @@
 //! The records file (`results/records.csv`): one row per record game, typed ([`RecordRow`]),
 //! parsed ([`parse_records`]), written ([`write_records`]) and replayed ([`check_row`]). The
-//! CLI only reads and appends the file.
+//! file itself is read and appended to by `bataille_runs::records`.
 
 use std::num::ParseIntError;
 

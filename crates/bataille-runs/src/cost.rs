@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use bataille_search::{DealGame, Options, Plan, Shard, Silent, explore, sample_speed};
 
 use crate::error::bail;
-use crate::say::human_duration;
+use crate::progress::{MAX_DAYS, human_duration};
 use crate::search::result_files;
 use crate::{Error, Result, Say};
 
@@ -19,8 +19,6 @@ use crate::{Error, Result, Say};
 pub const ESTIMATE_FROM: u128 = 10_000;
 /// An estimate is said when the run should last longer than this (seconds).
 pub const SHOW_ESTIMATE_FROM: f64 = 60.0;
-/// Runs estimated at more days than this are refused unless the caller lifts the limit.
-pub const MAX_DAYS: f64 = 30.0;
 
 /// The cores this process may use.
 pub fn cores() -> usize {

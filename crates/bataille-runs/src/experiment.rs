@@ -17,13 +17,13 @@ use bataille_experiment::rates::RunFiles;
 use bataille_experiment::{Recipe, Settings, records};
 use bataille_search::{Progress, Shard};
 
-use crate::cost::{MAX_DAYS, cores};
+use crate::cost::cores;
 use crate::error::{Context as _, bail};
 use crate::files::{
     LOCK_NAME, MAX_RECORDS_BYTES, Words, prepare_outputs, read_bounded, write_atomic,
 };
+use crate::progress::{MAX_DAYS, human_duration};
 use crate::provenance::{commit, machine, shown_path};
-use crate::say::human_duration;
 use crate::{Error, Result, Say};
 
 /// The largest recipe file read (recipes are a few lines).

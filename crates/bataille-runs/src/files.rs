@@ -63,8 +63,17 @@ pub struct Words {
     pub no_estimate_limit: &'static str,
     /// The option that solves one part of a split period.
     pub part: &'static str,
-    /// The option that puts the parts of a split period together.
+    /// The option that merges the checkpoints of a run's shards.
     pub merge: &'static str,
+    /// The option that runs one shard of the work.
+    pub shard: &'static str,
+    /// The option that bounds the positions a walk visits.
+    pub budget: &'static str,
+    /// The option that names the records file found games are appended to.
+    pub records: &'static str,
+    /// The options of a record search's budget: deals evaluated, and seconds.
+    pub iterations: &'static str,
+    pub time: &'static str,
 }
 
 impl Words {
@@ -84,6 +93,11 @@ impl Words {
         no_estimate_limit: "--no-estimate-limit",
         part: "--part",
         merge: "--merge",
+        shard: "--shard",
+        budget: "--budget",
+        records: "--records",
+        iterations: "--iterations",
+        time: "--time",
     };
     /// The Python package's keyword arguments.
     pub const PYTHON: Words = Words {
@@ -100,7 +114,12 @@ impl Words {
         results: "results=",
         no_estimate_limit: "no_estimate_limit=True",
         part: "part=",
-        merge: "merge_parts()",
+        merge: "merge=",
+        shard: "shard=",
+        budget: "budget=",
+        records: "records=",
+        iterations: "iterations=",
+        time: "time=",
     };
 }
 

@@ -1,7 +1,9 @@
 //! The records file (`results/records.csv`), which collects record deals with how they were
 //! found (replayed by `bataille verify`): read and checked before a run, appended to after it,
 //! a game never written twice. Its rows are typed, parsed and written by
-//! `bataille_records::row`.
+//! `bataille_records::row`. And the runs that look for record games: [`search`] (simulated
+//! annealing over deals, into an output directory) and [`extend`] (a finished game made longer
+//! by playing backwards).
 
 use std::fs;
 use std::io::Write as _;
@@ -12,6 +14,9 @@ use bataille_records::row::{RecordRow, RecordsFileError, parse_records, write_re
 use crate::Error;
 use crate::error::{Context, Result};
 use crate::files::{MAX_RECORDS_BYTES, check_appendable, read_bounded};
+
+pub mod extend;
+pub mod search;
 
 /// Reads the records file into its rows, each with its line number: `Ok(None)` when it does
 /// not exist.

@@ -21,15 +21,3 @@ impl Say for Quiet {
     fn line(&self, _: &str) {}
     fn note(&self, _: &str) {}
 }
-
-/// A duration in the largest fitting unit: `42 s`, `3.5 hours`, `12 days`, `3.1e6 years`.
-pub fn human_duration(secs: f64) -> String {
-    let (value, unit) = match secs {
-        s if s < 120.0 => (s, "s"),
-        s if s < 7_200.0 => (s / 60.0, "minutes"),
-        s if s < 172_800.0 => (s / 3_600.0, "hours"),
-        s if s < 3.0e7 => (s / 86_400.0, "days"),
-        s => (s / 3.156e7, "years"),
-    };
-    if value >= 1e6 { format!("{value:.1e} {unit}") } else { format!("{value:.1} {unit}") }
-}

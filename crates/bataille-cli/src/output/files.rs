@@ -4,21 +4,7 @@
 use std::path::Path;
 
 use bataille_runs::files::{self, Words};
-pub(crate) use bataille_runs::files::{
-    AtomicFile, MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, Outputs, read_bounded,
-    write_atomic,
-};
-
-/// [`files::prepare_outputs`], with the command line's flags.
-pub(crate) fn prepare_outputs(
-    checkpoint: Option<&Path>,
-    resume: bool,
-    out: &Path,
-    replace: bool,
-    own: &dyn Fn(&Path) -> bool,
-) -> bataille_runs::Result<Outputs> {
-    files::prepare_outputs(checkpoint, resume, out, replace, own, &Words::CLI)
-}
+pub(crate) use bataille_runs::files::{AtomicFile, Outputs, write_atomic};
 
 /// [`files::prepare_file_output`], with the command line's flags.
 pub(crate) fn prepare_file_output(

@@ -19,10 +19,7 @@ pub(crate) mod metadata;
 pub(crate) mod progress;
 pub(crate) mod stop;
 
-pub(crate) use files::{
-    AtomicFile, MAX_RECORDS_BYTES, MAX_STATE_BYTES, OutputFiles, check_outside_outputs,
-    prepare_file_output, prepare_outputs, read_bounded, write_atomic,
-};
+pub(crate) use files::{AtomicFile, check_outside_outputs, prepare_file_output, write_atomic};
 
 /// Writes `text` to standard output: an error (not a panic) when it cannot be written, as on a
 /// full disk.

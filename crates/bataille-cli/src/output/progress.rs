@@ -1,5 +1,5 @@
 //! The progress of a long run on stderr: a bar when stderr is a terminal, otherwise a plain line
-//! every [`LINE_EVERY`]; and the checkpoints the run saves as it goes.
+//! every [`LINE_EVERY`] (the checkpoints are saved by the runs of `bataille_runs`).
 //!
 //! No progress is ever shown after the final report: a display is lent to the search
 //! (`&dyn Progress`), which returns only once its workers are done, and [`finish`] takes the
@@ -9,16 +9,13 @@
 //! [`finish`]: ExploreProgress::finish
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use bataille_records::search::{SearchProgress, SearchState};
+use bataille_records::search::SearchProgress;
 use bataille_search::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
-use super::files::write_atomic;
 
 /// How often a plain progress line is written when stderr is not a terminal.
 pub(crate) const LINE_EVERY: Duration = Duration::from_secs(10);
@@ -226,23 +223,22 @@ impl UnitsProgress {
     }
 }
 
-pub(crate) use bataille_runs::say::human_duration;
+pub(crate) use bataille_runs::progress::human_duration;
 
-/// The progress of `records search`, and its checkpoint writer.
+/// The progress of `records search` (its checkpoints are saved by
+/// `bataille_runs::records::search`).
 pub(crate) struct RecordsProgress {
     display: Display,
-    checkpoint: Option<PathBuf>,
 }
 
 impl RecordsProgress {
-    /// The display of a search of `len` deals (unknown for a time budget), saving checkpoints
-    /// to `checkpoint` when given.
-    pub(crate) fn new(len: Option<u64>, checkpoint: Option<PathBuf>) -> RecordsProgress {
+    /// The display of a search of `len` deals (unknown for a time budget).
+    pub(crate) fn new(len: Option<u64>) -> RecordsProgress {
         let display = Display::new(
             "{elapsed_precise} [{wide_bar}] {human_pos} deals, {per_sec:0}, {msg}",
             len,
         );
-        RecordsProgress { display, checkpoint }
+        RecordsProgress { display }
     }
 
     /// Clears the bar: nothing is shown after this (see the module documentation).
@@ -265,13 +261,6 @@ impl SearchProgress for RecordsProgress {
                 iterations as f64 / secs.max(1e-9)
             )
         });
-    }
-
-    fn checkpoint(&self, state: &SearchState) -> std::io::Result<()> {
-        match &self.checkpoint {
-            Some(path) => write_atomic(path, state.encode().as_bytes()),
-            None => Ok(()),
-        }
     }
 }
 
