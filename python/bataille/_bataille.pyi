@@ -137,3 +137,33 @@ def solve_aligned(
     solver_config: str = ...,
     echo: Optional[Callable[[str], None]] = ...,
 ) -> Dict[str, Any]: ...
+def census(
+    colours: int,
+    values: int,
+    method: str = ...,
+    *,
+    out: str,
+    shard: Optional[Tuple[int, int]] = ...,
+    threads: int = ...,
+    batch: int = ...,
+    budget: int = ...,
+    checkpoint: Optional[str] = ...,
+    resume: bool = ...,
+    merge: Optional[List[str]] = ...,
+    replace: bool = ...,
+    no_estimate_limit: bool = ...,
+    progress: Optional[Callable[[int, int], None]] = ...,
+    echo: Optional[Callable[[str], None]] = ...,
+) -> Dict[str, Any]: ...
+def ancestors(
+    position: Any,
+    method: str = ...,
+    method2: Optional[str] = ...,
+    *,
+    max_depth: Optional[int] = ...,
+    max_ties: Optional[int] = ...,
+    budget: int = ...,
+    deepest: int = ...,
+    deals: bool = ...,
+    progress: Optional[Callable[[int, int], None]] = ...,
+) -> Dict[str, Any]: ...

@@ -1,11 +1,16 @@
-"""Loops decided by a SAT solver: found, or proved absent with a checked proof.
+"""Loops among all positions, not only deals: every loop of a small deck, the positions that
+reach a loop, and loops decided by a SAT solver (found, or proved absent with a checked proof).
 
+- :func:`census`: every loop of a small deck, among every position of every split, each once,
+  with the deals that reach it (``bataille cycles census``).
+- :func:`ancestors`: the tree of the positions that reach a loop or a position, played
+  backwards (``bataille cycles ancestors``).
 - :func:`solve`: the loops of a deck whose period (in tricks, or in the cards each player
   turns) is P, or every period up to P, found by CaDiCaL and replayed by the engine; a period
   with none is certified by an LRAT proof that is checked.
 - :func:`solve_aligned`: every aligned cycle of 2n cards with a period of R rounds.
 
-Both write the command line's output directory (``bataille cycles solve`` and ``bataille
+:func:`census`, :func:`solve` and :func:`solve_aligned` write the command line's output directory (``bataille cycles solve`` and ``bataille
 aligned solve``, byte for byte but for the command in ``metadata.csv``), which a later call
 continues with ``resume=True``; their tables come back as pandas DataFrames (dicts of column
 lists without pandas). Ctrl-C stops the solver with :class:`bataille.Interrupted`: the periods
@@ -24,11 +29,11 @@ import io
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _bataille
 
-__all__ = ["Solved", "solve", "solve_aligned"]
+__all__ = ["Ancestors", "Census", "Solved", "ancestors", "census", "solve", "solve_aligned"]
 
 Echo = Union[bool, Callable[[str], None], None]
 
@@ -60,7 +65,11 @@ class Solved:
 def _read(path: str) -> Any:
     """A CSV file as a DataFrame (ids and hashes kept as text), or a dict of column lists."""
     with open(path, newline="", encoding="utf-8") as f:
-        text = f.read()
+        return _read_text(f.read())
+
+
+def _read_text(text: str) -> Any:
+    """CSV text as a DataFrame (ids and hashes kept as text), or a dict of column lists."""
     try:
         import pandas as pd
     except ImportError:
@@ -218,3 +227,176 @@ def solve_aligned(
         echo=_echo(echo),
     )
     return _solved(out, r["conclusion"], "rounds.csv", {"blocks": "blocks.csv"})
+
+
+@dataclass
+class Census:
+    """The result of :func:`census`: ``loops`` (``cycles.csv``: each loop once, by its canonical
+    position, with its period and the deals that reach it) and ``summary`` (``summary.csv``,
+    a dict of its keys and values); ``complete`` says whether every unit of the shard was
+    searched, ``text`` is the report the command line prints."""
+
+    out: str
+    complete: bool
+    loops: Any
+    summary: Dict[str, str]
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def census(
+    colours: int,
+    values: int,
+    method: str = "natural",
+    *,
+    out: Union[str, "os.PathLike[str]"],
+    shard: Optional[Tuple[int, int]] = None,
+    threads: int = 0,
+    batch: int = 256,
+    budget: int = 100_000_000,
+    checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+    resume: bool = False,
+    merge: Optional[Sequence[Union[str, "os.PathLike[str]"]]] = None,
+    replace: bool = False,
+    no_estimate_limit: bool = False,
+    progress: Union[bool, Callable[[int, int], None], None] = None,
+    echo: Echo = None,
+) -> Census:
+    """Every loop of the C=colours, V=values deck (natural or optimized stacking), among every
+    position of every split, each listed once, as ``bataille cycles census`` does.
+
+    The positions are searched in work units on ``threads`` threads (0: one per core);
+    ``shard=(k, n)`` searches the k-th of n parts, whose ``checkpoint`` files ``merge=[...]``
+    puts together; ``checkpoint=`` saves the state after each ``batch`` of units, and
+    ``resume=True`` continues it. ``budget`` bounds the positions visited to count the deals
+    that reach each loop. A census estimated at more than 30 days is refused unless
+    ``no_estimate_limit=True``. ``out`` is the output directory (``cycles.csv``,
+    ``summary.csv``, ``state.txt``, ``metadata.csv``): empty, unless ``replace=True``.
+    ``progress=True`` draws a bar (units done); a callable receives (done, total). ``echo``
+    as in :func:`solve`.
+
+    Raises ``ValueError`` for a deck or method the census does not take, ``OSError`` for the
+    files, and :class:`bataille.Interrupted` on Ctrl-C (the checkpoint keeps every unit done).
+    """
+    from . import _progress_bar
+
+    out = os.fspath(out)
+    close = None
+    if progress is True:
+        progress, close = _progress_bar("units")
+    elif progress is False:
+        progress = None
+    lines: list = []
+    shown = _echo(echo)
+
+    def said(line: str) -> None:
+        lines.append(line)
+        if shown is not None:
+            shown(line)
+
+    try:
+        r = _bataille.census(
+            colours,
+            values,
+            method,
+            out=out,
+            shard=shard,
+            threads=threads,
+            batch=batch,
+            budget=budget,
+            checkpoint=None if checkpoint is None else os.fspath(checkpoint),
+            resume=resume,
+            merge=None if merge is None else [os.fspath(m) for m in merge],
+            replace=replace,
+            no_estimate_limit=no_estimate_limit,
+            progress=progress,
+            echo=said,
+        )
+    finally:
+        if close is not None:
+            close()
+    with open(os.path.join(out, "summary.csv"), newline="", encoding="utf-8") as f:
+        summary = {row[0]: row[1] for row in list(csv.reader(f))[1:] if len(row) >= 2}
+    return Census(
+        out=out,
+        complete=r["complete"],
+        loops=_read(os.path.join(out, "cycles.csv")),
+        summary=summary,
+        text="\n".join(lines),
+    )
+
+
+@dataclass
+class Ancestors:
+    """The result of :func:`ancestors`: ``report`` (the command line's report), ``by_depth``
+    (positions at each number of tricks from the root), ``deal_count`` (the deals of the
+    tree), ``visited`` (ancestors visited), ``complete`` (no bound or stop left any out),
+    ``deepest`` (position, tricks, cards of the deepest ancestors) and, with ``deals=True``,
+    ``deals`` (each deal with its tail, a DataFrame or dict)."""
+
+    report: str
+    by_depth: List[int]
+    deal_count: int
+    visited: int
+    complete: bool
+    deepest: List[Tuple[str, int, int]]
+    deals: Any = None
+
+    def __str__(self) -> str:
+        return self.report
+
+
+def ancestors(
+    position: Any,
+    method: str = "natural",
+    method2: Optional[str] = None,
+    *,
+    max_depth: Optional[int] = None,
+    max_ties: Optional[int] = None,
+    budget: int = 100_000_000,
+    deepest: int = 5,
+    deals: bool = False,
+    progress: Union[bool, Callable[[int, int], None], None] = None,
+) -> Ancestors:
+    """The tree of the positions from which ``position`` (a position of a whole deck, as for
+    :func:`bataille.play`; on a loop, the loop's) is reached, played backwards by the engine,
+    as ``bataille cycles ancestors`` does: counted by depth, with its deals (once per mirror
+    pair for a loop) and their tails, within ``max_depth`` tricks, tricks of at most
+    ``max_ties`` ties, and at most ``budget`` ancestors visited.
+    """
+    from . import _progress_bar
+
+    close = None
+    if progress is True:
+        progress, close = _progress_bar("positions")
+    elif progress is False:
+        progress = None
+    try:
+        r = _bataille.ancestors(
+            position,
+            method,
+            method2,
+            max_depth=max_depth,
+            max_ties=max_ties,
+            budget=budget,
+            deepest=deepest,
+            deals=deals,
+            progress=progress,
+        )
+    finally:
+        if close is not None:
+            close()
+    listing = None
+    if r["deals"] is not None:
+        listing = _read_text(r["deals"])
+    return Ancestors(
+        report=r["report"],
+        by_depth=list(r["by_depth"]),
+        deal_count=r["deal_count"],
+        visited=r["visited"],
+        complete=r["complete"],
+        deepest=[tuple(d) for d in r["deepest"]],
+        deals=listing,
+    )

@@ -1,19 +1,27 @@
-//! Loops decided by the SAT solver, from Python: `cycles solve` and `aligned solve` run by
-//! `bataille_runs::solve` into an output directory, the command line's files, which the Python
-//! half reads into DataFrames.
+//! Loops from Python: the census of every loop of a small deck and the tree of a position's
+//! ancestors (`bataille_runs::cycles`), and loops decided by the SAT solver (`cycles solve`,
+//! `aligned solve`, by `bataille_runs::solve`), into the command line's output directories,
+//! which the Python half reads into DataFrames.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
+use bataille_cycles::ancestors::AncestorsError;
+use bataille_cycles::census::{CensusError, CensusSpec};
 use bataille_engine::DeckSpec;
+use bataille_engine::backward::Bounds;
+use bataille_runs::cycles::ancestors::{Ancestors, AncestorsConfig, Listing};
+use bataille_runs::cycles::census::{Census, CensusConfig};
 use bataille_runs::files::Words;
+use bataille_runs::progress::Steps;
 use bataille_runs::solve::SolverRun;
 use bataille_runs::solve::aligned::{AlignedCycles, solve_aligned_cycles};
 use bataille_runs::solve::loops::{Conclusion, Loops, merge_parts, solve_loops};
 use bataille_runs::{Say, provenance};
 use bataille_sat::{AlignedError, Config, Counted, QuestionError};
+use bataille_search::Shard;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -314,4 +322,245 @@ pub(crate) fn solve_aligned<'py>(
     let run =
         RunOf { out, time_limit, keep, resume, replace, solver_config: solver_config.to_string() };
     run.run(py, args, echo, |r| solve_aligned_cycles(&asked, r))
+}
+
+/// How far a long call is, for its progress callback.
+#[derive(Debug, Default)]
+struct Done {
+    done: AtomicU64,
+    total: AtomicU64,
+}
+
+impl Done {
+    fn set(&self, s: Steps<'_>) {
+        self.done.store(s.done, Ordering::Relaxed);
+        self.total.store(s.total, Ordering::Relaxed);
+    }
+}
+
+/// The error of a run: `ValueError` for a question refused (`E`), `OSError` otherwise.
+fn run_error<E: std::error::Error + 'static>(e: bataille_runs::Error) -> PyErr {
+    if e.is::<E>() { PyValueError::new_err(e.chain()) } else { PyOSError::new_err(e.chain()) }
+}
+
+/// Every loop of a small deck, among every position of every split: see
+/// `bataille.cycles.census`.
+#[pyfunction]
+#[pyo3(signature = (colours, values, method="natural", *, out, shard=None, threads=0, batch=256,
+    budget=100_000_000, checkpoint=None, resume=false, merge=None, replace=false,
+    no_estimate_limit=false, progress=None, echo=None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn census<'py>(
+    py: Python<'py>,
+    colours: usize,
+    values: usize,
+    method: &str,
+    out: PathBuf,
+    shard: Option<(u64, u64)>,
+    threads: usize,
+    batch: u64,
+    budget: u64,
+    checkpoint: Option<PathBuf>,
+    resume: bool,
+    merge: Option<Vec<PathBuf>>,
+    replace: bool,
+    no_estimate_limit: bool,
+    progress: Option<Py<PyAny>>,
+    echo: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let refused = |e: &dyn std::fmt::Display| PyValueError::new_err(e.to_string());
+    let deck = DeckSpec::new(colours, values).map_err(|e| refused(&e))?;
+    let method = crate::play::method(method)?;
+    let spec = CensusSpec::new(deck, method).map_err(|e| refused(&e))?;
+    if !(1..=1_000_000).contains(&batch) {
+        return Err(PyValueError::new_err(format!("batch {batch}: expected 1 to 1000000 units")));
+    }
+    if budget == 0 {
+        return Err(PyValueError::new_err("budget must be at least 1 position, got 0"));
+    }
+    if resume && checkpoint.is_none() {
+        return Err(PyValueError::new_err("resume=True needs checkpoint=, the file to resume"));
+    }
+    let shard = match shard {
+        None => Shard::WHOLE,
+        Some((k, n)) => Shard::new(k, n).ok_or_else(|| {
+            PyValueError::new_err(format!("shard ({k}, {n}): expected 1 <= k <= n"))
+        })?,
+    };
+    let merge = merge.unwrap_or_default();
+    if !merge.is_empty() && (shard != Shard::WHOLE || resume) {
+        return Err(PyValueError::new_err(
+            "merge= takes the shards' checkpoints: no shard= or resume=",
+        ));
+    }
+    drop(pool(threads)?);
+    let path = |p: &PathBuf| p.to_string_lossy().into_owned();
+    let mut args: Vec<String> = vec!["cycles".into(), "census".into()];
+    args.extend(["-c".into(), colours.to_string(), "-v".into(), values.to_string()]);
+    args.extend(["-m".into(), method.name().to_string()]);
+    if shard != Shard::WHOLE {
+        args.extend(["--shard".into(), shard.to_string()]);
+    }
+    args.extend(["--threads".into(), threads.to_string()]);
+    if batch != 256 {
+        args.extend(["--batch".into(), batch.to_string()]);
+    }
+    if budget != 100_000_000 {
+        args.extend(["--budget".into(), budget.to_string()]);
+    }
+    if let Some(c) = &checkpoint {
+        args.extend(["--checkpoint".into(), path(c)]);
+    }
+    if resume {
+        args.push("--resume".into());
+    }
+    if !merge.is_empty() {
+        args.push("--merge".into());
+        args.extend(merge.iter().map(path));
+    }
+    args.extend(["--out".into(), path(&out)]);
+    if replace {
+        args.push("--replace".into());
+    }
+    if no_estimate_limit {
+        args.push("--no-estimate-limit".into());
+    }
+    let cwd = std::env::current_dir().ok();
+    let command = provenance::command(args, cwd.as_deref(), false);
+    let mut census = Census::prepare(CensusConfig {
+        spec,
+        shard,
+        threads,
+        batch: batch as usize,
+        budget,
+        checkpoint: checkpoint.clone(),
+        resume,
+        merge,
+        out: out.clone(),
+        replace,
+        no_estimate_limit,
+        words: Words::PYTHON,
+    })
+    .map_err(run_error::<CensusError>)?;
+    let stop = AtomicBool::new(false);
+    let (lines, done) = (Lines::default(), Done::default());
+    let tick = |py: Python<'_>| -> PyResult<()> {
+        forward(py, &lines, echo.as_ref())?;
+        if let Some(callback) = &progress {
+            let d = &done;
+            callback
+                .call1(py, (d.done.load(Ordering::Relaxed), d.total.load(Ordering::Relaxed)))?;
+        }
+        Ok(())
+    };
+    let work = || {
+        census.search(&stop, &mut |s| done.set(s))?;
+        census.finish(command, &stop, &lines)
+    };
+    let (end, signal) = until_interrupted(py, &stop, work, tick)?;
+    let end = end.map_err(run_error::<CensusError>)?;
+    if signal.is_some() || end.stopped() {
+        let kept = match &checkpoint {
+            Some(c) => format!(
+                "the census stopped before the end: the partial results are in {}, and the \
+                 checkpoint {} holds every unit searched (call again with resume=True)",
+                out.display(),
+                c.display()
+            ),
+            None => format!(
+                "the census stopped before the end: the partial results are in {} (no \
+                 checkpoint=: a new run starts over)",
+                out.display()
+            ),
+        };
+        return Err(match signal {
+            Some(e) => interrupted(py, e, &kept),
+            None => crate::Interrupted::new_err(kept),
+        });
+    }
+    let result = PyDict::new(py);
+    result.set_item("complete", end.complete)?;
+    result.set_item("loops", end.loops)?;
+    Ok(result)
+}
+
+/// The lines said so far, handed to `echo` when given.
+fn forward(py: Python<'_>, lines: &Lines, echo: Option<&Py<PyAny>>) -> PyResult<()> {
+    let new = lines.take();
+    if let Some(echo) = echo {
+        for line in new {
+            echo.call1(py, (line,))?;
+        }
+    }
+    Ok(())
+}
+
+/// The tree of the positions that reach a loop or a position: see `bataille.cycles.ancestors`.
+#[pyfunction]
+#[pyo3(signature = (position, method="natural", method2=None, *, max_depth=None, max_ties=None,
+    budget=100_000_000, deepest=5, deals=false, progress=None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn ancestors<'py>(
+    py: Python<'py>,
+    position: &Bound<'py, PyAny>,
+    method: &str,
+    method2: Option<&str>,
+    max_depth: Option<u64>,
+    max_ties: Option<usize>,
+    budget: u64,
+    deepest: usize,
+    deals: bool,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let position = crate::play::deal(position)?;
+    let methods = crate::play::methods(method, method2)?;
+    if budget == 0 {
+        return Err(PyValueError::new_err("budget must be at least 1 position, got 0"));
+    }
+    if deepest > 1000 {
+        return Err(PyValueError::new_err(format!("deepest {deepest}: at most 1000")));
+    }
+    let walk = Ancestors::prepare(AncestorsConfig {
+        position,
+        methods,
+        bounds: Bounds {
+            max_depth: max_depth.unwrap_or(u64::MAX),
+            max_ties: max_ties.unwrap_or(bataille_engine::MAX_CARDS),
+            budget,
+        },
+        deepest,
+        deals: deals.then_some(Listing::Returned),
+        replace: false,
+        words: Words::PYTHON,
+    })
+    .map_err(run_error::<AncestorsError>)?;
+    let stop = AtomicBool::new(false);
+    let done = Done::default();
+    let tick = |py: Python<'_>| -> PyResult<()> {
+        if let Some(callback) = &progress {
+            let d = &done;
+            callback
+                .call1(py, (d.done.load(Ordering::Relaxed), d.total.load(Ordering::Relaxed)))?;
+        }
+        Ok(())
+    };
+    let (end, signal) =
+        until_interrupted(py, &stop, || walk.walk(&stop, &mut |s| done.set(s)), tick)?;
+    let end = end.map_err(run_error::<AncestorsError>)?;
+    if let Some(e) = signal {
+        let kept = "the walk stopped before its bounds: nothing was kept (call again)";
+        return Err(interrupted(py, e, kept));
+    }
+    let t = &end.tree;
+    let result = PyDict::new(py);
+    result.set_item("report", end.report)?;
+    result.set_item("deals", end.deals)?;
+    result.set_item("by_depth", t.by_depth.clone())?;
+    result.set_item("deal_count", t.deal_count)?;
+    result.set_item("visited", t.walked.visited)?;
+    result.set_item("complete", t.walked.complete())?;
+    let deepest: Vec<(String, u64, u64)> =
+        t.deepest.iter().map(|(p, tricks, cards)| (p.to_string(), *tricks, *cards)).collect();
+    result.set_item("deepest", deepest)?;
+    Ok(result)
 }

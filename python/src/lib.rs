@@ -10,8 +10,8 @@
 //!   ([`play::play_many`]).
 //! - [`explore`]: the search harness: every deal of a deck or seeded random ones (a hunt
 //!   keeps the deals of each loop too), into the command line's output directory if asked.
-//! - [`cycles`]: loops decided by the SAT solver (`cycles solve`, `aligned solve`), into the
-//!   command line's output directory.
+//! - [`cycles`]: loops: the census of a small deck, a position's ancestors, and loops decided
+//!   by the SAT solver (`cycles solve`, `aligned solve`), into the command line's files.
 //! - [`cousins`]: the published claims (`verify`) and beggar-my-neighbour (`bmn_play`).
 //! - [`stop`]: long calls run beside the interpreter, which keeps watching for Ctrl-C.
 
@@ -40,6 +40,8 @@ fn _bataille(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play::play_many_array, m)?)?;
     m.add_function(wrap_pyfunction!(play::play_many_list, m)?)?;
     m.add_function(wrap_pyfunction!(explore::explore, m)?)?;
+    m.add_function(wrap_pyfunction!(cycles::census, m)?)?;
+    m.add_function(wrap_pyfunction!(cycles::ancestors, m)?)?;
     m.add_function(wrap_pyfunction!(cycles::solve, m)?)?;
     m.add_function(wrap_pyfunction!(cycles::solve_aligned, m)?)?;
     m.add_function(wrap_pyfunction!(cousins::verify, m)?)?;

@@ -124,3 +124,39 @@ def test_parts_solved_apart_and_merged(cli, tmp_path: pathlib.Path) -> None:
                               out=tmp_path / "twice", **q)
     with pytest.raises(ValueError, match="part= and merge= take one split period"):
         bataille.cycles.solve(1, 5, period=6, part=1, out=tmp_path / "x")
+
+
+def test_census_writes_the_command_lines_files(cli, tmp_path: pathlib.Path) -> None:
+    run(cli, "cycles", "census", "-c", "1", "-v", "5", "--out", str(tmp_path / "cli"))
+    said: List[str] = []
+    c = bataille.cycles.census(1, 5, out=tmp_path / "py", echo=said.append)
+    for name in ["cycles.csv", "summary.csv", "state.txt"]:
+        assert (tmp_path / "cli" / name).read_bytes() == (tmp_path / "py" / name).read_bytes()
+    assert c.complete and len(c.loops) == len(rows(tmp_path / "cli" / "cycles.csv")) > 0
+    assert c.summary and said and c.text == "\n".join(said)
+    # Shards and their checkpoints merged: the same files.
+    for k in (1, 2):
+        bataille.cycles.census(1, 5, shard=(k, 2), checkpoint=tmp_path / f"s{k}.ckpt",
+                               out=tmp_path / f"s{k}")
+    bataille.cycles.census(1, 5, merge=[tmp_path / "s1.ckpt", tmp_path / "s2.ckpt"],
+                           out=tmp_path / "merged")
+    for name in ["cycles.csv", "summary.csv", "state.txt"]:
+        assert (tmp_path / "cli" / name).read_bytes() == (tmp_path / "merged" / name).read_bytes()
+    with pytest.raises(ValueError, match="natural or optimized"):
+        bataille.cycles.census(2, 4, method="random", out=tmp_path / "r")
+    with pytest.raises(OSError, match="not empty"):
+        bataille.cycles.census(2, 4, out=tmp_path / "py")
+
+
+def test_ancestors_are_the_command_lines(cli) -> None:
+    loop = "[4, 3] / [2, 5, 1]"
+    printed = run(cli, "cycles", "ancestors", loop, "--budget", "100000")
+    a = bataille.cycles.ancestors(loop, budget=100000, deals=True)
+    assert a.report == printed
+    assert a.complete and a.deal_count == len(a.deals) and sum(a.by_depth) > 0
+    listed = run(cli, "cycles", "ancestors", loop, "--budget", "100000", "--deals", "-")
+    assert len(a.deals) == len(listed.splitlines()) - 1
+    with pytest.raises(ValueError):
+        bataille.cycles.ancestors(loop, method="random")
+    with pytest.raises(ValueError, match="budget"):
+        bataille.cycles.ancestors(loop, budget=0)
