@@ -17,7 +17,9 @@ Functions:
 - :func:`explore`: every deal of a deck, or N seeded random deals: the command line's tables.
 - :func:`hunt`: the same, keeping the deals that reach each loop.
 - :func:`verify`: the published claims, each recomputed by the engine, as rows.
-- :mod:`bataille.cycles`: loops found, or proved absent, by a SAT solver.
+- :mod:`bataille.cycles`: loops among all positions: the census of a small deck, a position's
+  ancestors, loops found or proved absent by a SAT solver.
+- :mod:`bataille.records`: record-length games, made longer by playing backwards.
 - :mod:`bataille.bmn`: beggar-my-neighbour.
 
 Long calls release the interpreter, can show a progress bar (``progress=True``: tqdm when it is
@@ -46,6 +48,7 @@ __all__ = [
     "Interrupted",
     "bmn",
     "cycles",
+    "records",
     "explore",
     "hunt",
     "play",
@@ -452,4 +455,4 @@ def verify(filter: Optional[str] = None) -> Any:
     return pd.DataFrame(rows, columns=list(columns))
 
 
-from . import bmn, cycles  # noqa: E402  (after the functions they document beside)
+from . import bmn, cycles, records  # noqa: E402  (after the functions they document beside)

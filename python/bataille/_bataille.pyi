@@ -167,3 +167,15 @@ def ancestors(
     deals: bool = ...,
     progress: Optional[Callable[[int, int], None]] = ...,
 ) -> Dict[str, Any]: ...
+def extend(
+    deal: Any,
+    method: str = ...,
+    method2: Optional[str] = ...,
+    *,
+    max_ties: int = ...,
+    budget: int = ...,
+    whole_game: bool = ...,
+    every: int = ...,
+    records: Optional[str] = ...,
+    progress: Optional[Callable[[int, int], None]] = ...,
+) -> Dict[str, Any]: ...

@@ -12,6 +12,7 @@
 //!   keeps the deals of each loop too), into the command line's output directory if asked.
 //! - [`cycles`]: loops: the census of a small deck, a position's ancestors, and loops decided
 //!   by the SAT solver (`cycles solve`, `aligned solve`), into the command line's files.
+//! - [`records`]: a finished game made longer by playing backwards (`records extend`).
 //! - [`cousins`]: the published claims (`verify`) and beggar-my-neighbour (`bmn_play`).
 //! - [`stop`]: long calls run beside the interpreter, which keeps watching for Ctrl-C.
 
@@ -21,6 +22,7 @@ mod cousins;
 mod cycles;
 mod explore;
 mod play;
+mod records;
 mod stop;
 
 pyo3::create_exception!(
@@ -44,6 +46,7 @@ fn _bataille(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cycles::ancestors, m)?)?;
     m.add_function(wrap_pyfunction!(cycles::solve, m)?)?;
     m.add_function(wrap_pyfunction!(cycles::solve_aligned, m)?)?;
+    m.add_function(wrap_pyfunction!(records::extend, m)?)?;
     m.add_function(wrap_pyfunction!(cousins::verify, m)?)?;
     m.add_function(wrap_pyfunction!(cousins::bmn_play, m)?)?;
     Ok(())
