@@ -15,6 +15,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow, bail};
 use bataille_constructs::report::{self, Report};
 use bataille_constructs::spivey::{Labelling, Plan, PlanError, Substitution};
+use bataille_constructs::values::parse_values;
 use bataille_constructs::{aligned, positions};
 use bataille_engine::{DeckSpec, Method, Methods, Position};
 use clap::{Args, Subcommand, ValueEnum};
@@ -119,34 +120,6 @@ pub(crate) fn run(args: ConstructArgs) -> Result<ExitCode> {
         ConstructCommand::Aligned(a) => run_even(a),
         ConstructCommand::C1Positions(a) => run_positions(a),
     }
-}
-
-/// Reads `18`, `5..200`, `5..=200`, `5,7,9` or a mix, in order, without repeats.
-pub(crate) fn parse_values(text: &str) -> Result<Vec<usize>> {
-    let number = |s: &str| -> Result<usize> {
-        s.trim().parse::<usize>().with_context(|| {
-            format!(
-                "cannot read the values {}: {} is not a whole number",
-                shown(text),
-                shown(s.trim())
-            )
-        })
-    };
-    let mut out = Vec::new();
-    for part in text.split(',') {
-        if let Some((lo, hi)) = part.split_once("..") {
-            let (lo, hi) = (number(lo)?, number(hi.trim_start_matches('='))?);
-            if lo > hi {
-                bail!("cannot read the values {}: the range {lo}..{hi} is empty", shown(text));
-            }
-            out.extend(lo..=hi);
-        } else {
-            out.push(number(part)?);
-        }
-    }
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|v| seen.insert(*v));
-    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -290,11 +263,9 @@ fn run_positions(args: PositionsArgs) -> Result<ExitCode> {
         if args.brute_force {
             let start = Instant::now();
             let b = positions::brute_force(v)?;
-            let seconds = start.elapsed().as_secs_f64();
-            if b == census {
-                println!("brute force:   the same census, every position played ({seconds:.2} s)");
-            } else {
-                println!("brute force:   DIFFERENT: {b:?}");
+            let report = report::brute_force(&b, &census, start.elapsed().as_secs_f64());
+            print!("{}", report.text);
+            if !report.ok {
                 code = ExitCode::from(crate::EXIT_FINDING);
             }
         }
@@ -305,20 +276,4 @@ fn run_positions(args: PositionsArgs) -> Result<ExitCode> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(code)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn values_lists() {
-        assert_eq!(parse_values("18").unwrap(), vec![18]);
-        assert_eq!(parse_values("5..8").unwrap(), vec![5, 6, 7, 8]);
-        assert_eq!(parse_values("5..=7,3, 5").unwrap(), vec![5, 6, 7, 3]);
-        for (bad, needle) in [("x", "\"x\" is not"), ("5..", "\"\" is not"), ("8..5", "is empty")] {
-            let e = parse_values(bad).unwrap_err().to_string();
-            assert!(e.contains(needle), "{bad}: {e}");
-        }
-    }
 }

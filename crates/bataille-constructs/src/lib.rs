@@ -37,6 +37,7 @@
 //!   to check it, and the ranking of positions.
 //! - [`report`]: the reports of `bataille construct` (Spivey, Lakshtanov, even V, the census)
 //!   rendered to text, with whether what they check held.
+//! - [`values`]: the lists of V a person gives (`5..200`, `5,7,9`).
 
 pub mod aligned;
 pub mod cover;
@@ -44,3 +45,4 @@ pub mod lakshtanov;
 pub mod positions;
 pub mod report;
 pub mod spivey;
+pub mod values;

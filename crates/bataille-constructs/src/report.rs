@@ -1,7 +1,7 @@
 //! The reports of `bataille construct`, rendered to text: Spivey's construction for one V
 //! ([`spivey`]) or several ([`spivey_table`]), Lakshtanov's loop ([`lakshtanov`]), the aligned
 //! decks of even V ([`even_table`]) and the census of C = 1 positions ([`census`],
-//! [`census_csv`]). Each report comes with whether what it checks held ([`Report::ok`]); the
+//! [`census_csv`], [`brute_force`]). Each report comes with whether what it checks held ([`Report::ok`]); the
 //! front end prints it and sets its exit code.
 //!
 //! ```
@@ -411,6 +411,19 @@ pub fn census(c: &Census, stats: &WalkStats, seconds: f64) -> String {
     ));
     line(format!("time:          {seconds:.2} s (one core)"));
     out
+}
+
+/// The census `brute` made by playing every position, set against `census` (`seconds`: the
+/// time it took).
+pub fn brute_force(brute: &Census, census: &Census, seconds: f64) -> Report {
+    let mut r = Report::new();
+    if brute == census {
+        r.line(format!("brute force:   the same census, every position played ({seconds:.2} s)"));
+        r
+    } else {
+        r.line(format!("brute force:   DIFFERENT: {brute:?}"));
+        r.failed()
+    }
 }
 
 /// The census CSV: `values,period_tricks,loops,example_position`, one row per V and period
