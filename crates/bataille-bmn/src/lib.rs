@@ -61,6 +61,8 @@ pub mod published;
 pub mod reference;
 
 #[cfg(test)]
+mod fuzz;
+#[cfg(test)]
 mod tests;
 
 pub use deal::{Dealer, format_deal, parse_deal, shuffle};

@@ -379,20 +379,3 @@ fn verify(a: VerifyArgs) -> Result<ExitCode> {
     let failed = crate::claims::print_claims(&entries, a.format.format(), STATUSES);
     Ok(crate::claims::exit_code(failed))
 }
-
-/// Reads a take-away game and position from command-line words (`nim 1 3 5`, `matches 20
-/// --rule 3n`, ...) and a person's move at it from `line`, as `takeaway play` does, and plays
-/// the move if it is legal; nothing is solved. The fuzz suite's entry to these parsers.
-#[cfg(test)]
-pub(crate) fn read_game_and_move(words: &[String], line: &str) -> Result<()> {
-    use clap::Parser;
-    #[derive(Parser)]
-    struct One {
-        #[command(flatten)]
-        game: GameArgs,
-    }
-    let one =
-        One::try_parse_from(std::iter::once("takeaway").chain(words.iter().map(String::as_str)))?;
-    GameSpec::new(&one.game.options())?.read_move(line).map_err(anyhow::Error::msg)?;
-    Ok(())
-}

@@ -68,3 +68,6 @@ pub use nim::{Nim, NimMove};
 pub use solver::{SolveError, Solver, StrategyFailure, check_strategy};
 pub use subtraction::{Subtraction, SubtractionError};
 pub use two_heaps::{Heap, TwoHeapGame, TwoHeapMove, TwoHeapPos, TwoHeapTable};
+
+#[cfg(test)]
+mod fuzz;
