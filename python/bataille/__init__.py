@@ -20,7 +20,7 @@ Functions:
 - :mod:`bataille.cycles`: loops among all positions: the census of a small deck, a position's
   ancestors, loops found or proved absent by a SAT solver.
 - :mod:`bataille.records`: record-length games, made longer by playing backwards.
-- :mod:`bataille.bmn`: beggar-my-neighbour.
+- :mod:`bataille.bmn`: beggar-my-neighbour; :mod:`bataille.takeaway`: the take-away games.
 
 Long calls release the interpreter, can show a progress bar (``progress=True``: tqdm when it is
 installed), and stop on Ctrl-C with :class:`Interrupted`. Bad arguments raise ``ValueError``
@@ -49,6 +49,7 @@ __all__ = [
     "bmn",
     "cycles",
     "records",
+    "takeaway",
     "explore",
     "hunt",
     "play",
@@ -455,4 +456,4 @@ def verify(filter: Optional[str] = None) -> Any:
     return pd.DataFrame(rows, columns=list(columns))
 
 
-from . import bmn, cycles, records  # noqa: E402  (after the functions they document beside)
+from . import bmn, cycles, records, takeaway  # noqa: E402  (after the functions they document beside)

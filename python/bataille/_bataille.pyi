@@ -179,3 +179,14 @@ def extend(
     records: Optional[str] = ...,
     progress: Optional[Callable[[int, int], None]] = ...,
 ) -> Dict[str, Any]: ...
+def takeaway_solve(
+    game: str,
+    heaps: List[int],
+    *,
+    convention: Optional[str] = ...,
+    rule: Optional[str] = ...,
+    first_max: Optional[int] = ...,
+    prev: Optional[int] = ...,
+    max_take: Optional[int] = ...,
+    brute_force: bool = ...,
+) -> str: ...

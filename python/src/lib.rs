@@ -13,6 +13,7 @@
 //! - [`cycles`]: loops: the census of a small deck, a position's ancestors, and loops decided
 //!   by the SAT solver (`cycles solve`, `aligned solve`), into the command line's files.
 //! - [`records`]: a finished game made longer by playing backwards (`records extend`).
+//! - [`takeaway`]: the take-away games solved (`takeaway solve`).
 //! - [`cousins`]: the published claims (`verify`) and beggar-my-neighbour (`bmn_play`).
 //! - [`stop`]: long calls run beside the interpreter, which keeps watching for Ctrl-C.
 
@@ -24,6 +25,7 @@ mod explore;
 mod play;
 mod records;
 mod stop;
+mod takeaway;
 
 pyo3::create_exception!(
     bataille,
@@ -47,6 +49,7 @@ fn _bataille(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cycles::solve, m)?)?;
     m.add_function(wrap_pyfunction!(cycles::solve_aligned, m)?)?;
     m.add_function(wrap_pyfunction!(records::extend, m)?)?;
+    m.add_function(wrap_pyfunction!(takeaway::solve, m)?)?;
     m.add_function(wrap_pyfunction!(cousins::verify, m)?)?;
     m.add_function(wrap_pyfunction!(cousins::bmn_play, m)?)?;
     Ok(())

@@ -51,6 +51,8 @@
 //! - [`published`]: Casella's game, the article's printing of it, the record games, and the
 //!   checks that replay them.
 //! - [`reference`](mod@reference): a deliberately naive implementation, to cross-check the engine.
+//! - [`report`]: the trace and the summary of a game, written to any `io::Write` the caller
+//!   gives (`bataille bmn play`'s standard output).
 
 pub mod deal;
 pub mod deck;
@@ -59,7 +61,10 @@ pub mod hands;
 pub mod play;
 pub mod published;
 pub mod reference;
+pub mod report;
 
+#[cfg(test)]
+mod fuzz;
 #[cfg(test)]
 mod tests;
 

@@ -9,10 +9,8 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use bataille_bmn::published::{STATUSES, checks};
-use bataille_bmn::{
-    DeckSpec, Game, Hands, Limits, Outcome, Player, Record, Scratch, format_hand, parse_deal,
-    play_hands,
-};
+use bataille_bmn::report::{write_summary, write_trace};
+use bataille_bmn::{DeckSpec, Hands, Limits, Scratch, parse_deal, play_hands};
 use clap::{Args, Subcommand};
 
 use crate::args::{RunArgs, max_tricks};
@@ -170,9 +168,9 @@ fn play(config: PlayConfig) -> Result<ExitCode> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     let written = (|| {
         if config.trace {
-            print_trace(&mut out, h, &r)?;
+            write_trace(&mut out, h, &r)?;
         }
-        print_summary(&mut out, &config, &r)?;
+        write_summary(&mut out, h, config.deck, &r)?;
         out.flush()
     })();
     match written {
@@ -183,75 +181,6 @@ fn play(config: PlayConfig) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
-}
-
-fn print_trace(out: &mut impl Write, h: &Hands, r: &Record) -> std::io::Result<()> {
-    let mut g = Box::new(Game::new(h.first(), h.second()));
-    let entry = match r.outcome {
-        Outcome::Cycle(c) => Some(c.tail_tricks),
-        _ => None,
-    };
-    writeln!(out, "trick  leader  pile (in the order played) -> taker: first hand / second hand")?;
-    writeln!(out, "    0  {:<6}  start: {h}", g.leader().name())?;
-    for k in 1..=r.tricks {
-        if g.winner().is_some() {
-            break;
-        }
-        if entry == Some(k - 1) {
-            writeln!(out, "       (the loop starts here)")?;
-        }
-        let leader = g.leader();
-        let t = g.trick();
-        writeln!(
-            out,
-            "{k:>5}  {:<6}  {} -> {}: {}{}",
-            leader.name(),
-            format_hand(&g.last_pile()),
-            t.taker,
-            g.to_hands(),
-            if t.game_over { "  (game over)" } else { "" }
-        )?;
-        if t.game_over {
-            break;
-        }
-    }
-    if entry.is_some() {
-        writeln!(out, "       (back to the position where the loop starts)")?;
-    }
-    Ok(())
-}
-
-fn print_summary(out: &mut impl Write, config: &PlayConfig, r: &Record) -> std::io::Result<()> {
-    let h = &config.hands;
-    writeln!(out, "hands:     {h}")?;
-    let split = format!("{} / {} cards", h.first().len(), h.second().len());
-    let shape = if h.is_deal() { "a deal" } else { "not a deal split" };
-    match config.deck {
-        Some(spec) => writeln!(out, "deck:      {spec}; {shape}, {split}")?,
-        None => writeln!(out, "deck:      partial, {} cards; {shape}, {split}", h.cards())?,
-    }
-    match r.outcome {
-        Outcome::FirstWins | Outcome::SecondWins => {
-            let w = r.outcome.winner().unwrap_or(Player::First);
-            writeln!(out, "outcome:   the {w} player wins (the {} player has no card)", w.other())?;
-        }
-        Outcome::Capped => {
-            writeln!(out, "outcome:   stopped at the cap of {} tricks", r.tricks)?;
-        }
-        Outcome::Cycle(c) => {
-            writeln!(out, "outcome:   never ends (loop)")?;
-            writeln!(out, "tail:      {} tricks, {} cards", c.tail_tricks, c.tail_cards)?;
-            writeln!(out, "period:    {} tricks, {} cards", c.period_tricks, c.period_cards)?;
-            writeln!(out, "cycle id:  {}", c.id)?;
-        }
-    }
-    let until = if matches!(r.outcome, Outcome::Cycle(_)) {
-        " until the first repeated position"
-    } else {
-        ""
-    };
-    writeln!(out, "tricks:    {}{until}", r.tricks)?;
-    writeln!(out, "cards:     {}{until}", r.cards)
 }
 
 fn verify(a: &VerifyArgs) -> Result<ExitCode> {

@@ -23,21 +23,19 @@
 //! without `--partial`), 130 interrupted by Ctrl-C or SIGTERM (the checkpoint and the partial
 //! results are saved; `--resume` continues).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
-use bataille_engine::{DeckSpec, Limits, Methods};
-use bataille_records::row::{FoundBy, RecordRow, check_row};
+use anyhow::{Result, bail};
+use bataille_engine::Limits;
+use bataille_records::row::FoundBy;
 use bataille_runs::files::Words;
-use bataille_search::{Bataille, DealGame, State};
+use bataille_runs::records::append_longest;
+use bataille_search::{Bataille, State};
 use clap::Args;
 
 use crate::args::{DeckArgs, RunArgs, max_tricks};
-use crate::output::{
-    append_records, check_records_file, command_line, commit, machine, replay_command,
-    report_appended, utc_now,
-};
+use crate::output::{Terminal, check_records_file, command_line, commit, machine, replay_command};
 use crate::search::{RunConfig, run_search};
 
 /// Flags of `bataille explore`.
@@ -104,47 +102,11 @@ pub(crate) fn run(args: ExploreArgs) -> Result<ExitCode> {
         machine: machine(),
         date: String::new(),
     };
-    let append = |state: &State| append_longest(path, spec, methods, &found_by, &game, state);
+    let append = |state: &State| -> Result<()> {
+        let run = (&game, spec, methods);
+        Ok(append_longest(path, run, &found_by, state, "--top", &Terminal)?)
+    };
     run_search(&game, &run, Some(&append))
-}
-
-/// Appends the longest finished game of `state` by tricks and by cards to the records file,
-/// each replayed first.
-fn append_longest(
-    path: &Path,
-    spec: DeckSpec,
-    methods: Methods,
-    found_by: &FoundBy,
-    game: &Bataille,
-    state: &State,
-) -> Result<()> {
-    let found_by = FoundBy { date: utc_now(), ..found_by.clone() };
-    let mut rows = Vec::new();
-    for list in [&state.stats.longest_by_tricks, &state.stats.longest_by_cards] {
-        let Some(best) = list.entries().first() else { continue };
-        let deal = game.deal_text(&best.deal);
-        let row = RecordRow {
-            spec,
-            methods,
-            measure: list.measure(),
-            tricks: best.tricks,
-            cards: best.cards,
-            deal: deal.parse().with_context(|| format!("internal error: deal {deal}"))?,
-            found_by: found_by.clone(),
-        };
-        check_row(&row).with_context(|| format!("internal error: {deal} does not replay"))?;
-        rows.push(row);
-    }
-    if rows.is_empty() {
-        if state.stats.finished() == 0 {
-            println!("records:   no finished game to append");
-        } else {
-            println!("records:   no game kept to append (--top 0 keeps none)");
-        }
-        return Ok(());
-    }
-    report_appended(path, append_records(path, &rows)?, rows.len());
-    Ok(())
 }
 
 pub(crate) fn merge(args: MergeArgs) -> Result<ExitCode> {

@@ -13,7 +13,7 @@ use crate::output::tricks;
 pub(crate) fn report_extension(parts: &[Position], methods: Methods) -> Result<ExitCode> {
     let e = aligned::extend(parts, methods)?;
     print_extension(&e, methods);
-    Ok(if extension_ok(&e) { ExitCode::SUCCESS } else { ExitCode::from(crate::EXIT_FINDING) })
+    Ok(if e.is_aligned_loop() { ExitCode::SUCCESS } else { ExitCode::from(crate::EXIT_FINDING) })
 }
 
 fn print_extension(e: &Extension, methods: Methods) {
@@ -65,17 +65,6 @@ fn print_extension(e: &Extension, methods: Methods) {
         (None, _) => println!(
             "predicted: nothing: the construction is only guaranteed when every part is aligned"
         ),
-    }
-}
-
-/// Whether an extension is an aligned loop with the predicted period.
-pub(crate) fn extension_ok(e: &aligned::Extension) -> bool {
-    match (&e.result.outcome, &e.aligned, &e.predicted) {
-        (Outcome::Cycle(c), Ok(a), Some(p)) => {
-            a.period_tricks() == c.period_tricks && p.period_tricks == c.period_tricks
-        }
-        (Outcome::Cycle(c), Ok(a), None) => a.period_tricks() == c.period_tricks,
-        _ => false,
     }
 }
 

@@ -13,7 +13,8 @@
 //! for every even V ≥ 4.
 
 use bataille_engine::{
-    Card, DeckSpec, GameResult, Limits, Methods, NoRandom, Position, PositionError, SpecError,
+    Card, DeckSpec, GameResult, Limits, Methods, NoRandom, Outcome, Position, PositionError,
+    SpecError,
     aligned::{self, Aligned, NotAligned},
     play,
 };
@@ -113,6 +114,20 @@ pub struct Extension {
     /// When every part is aligned: the period in tricks that the parts predict (see
     /// [`predicted_period`]).
     pub predicted: Option<Predicted>,
+}
+
+impl Extension {
+    /// Whether the concatenation is an aligned loop with the period its parts predict (when
+    /// they all are aligned cycles).
+    pub fn is_aligned_loop(&self) -> bool {
+        match (&self.result.outcome, &self.aligned, &self.predicted) {
+            (Outcome::Cycle(c), Ok(a), Some(p)) => {
+                a.period_tricks() == c.period_tricks && p.period_tricks == c.period_tricks
+            }
+            (Outcome::Cycle(c), Ok(a), None) => a.period_tricks() == c.period_tricks,
+            _ => false,
+        }
+    }
 }
 
 /// The loop of a concatenation of aligned cycles, predicted from the parts.

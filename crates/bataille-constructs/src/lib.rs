@@ -22,7 +22,8 @@
 //! assert_eq!(cycle.period_tricks, 20);
 //! ```
 //!
-//! No I/O, no threads, no clap: the `bataille` command (`construct`, `aligned`) prints.
+//! No I/O, no threads, no clap: the `bataille` command (`construct`, `aligned`) prints what
+//! [`report`] renders.
 //!
 //! # Crate layout
 //!
@@ -34,9 +35,14 @@
 //! - [`lakshtanov`]: the 52-card deal of box 3 and [`lakshtanov::battles`].
 //! - [`positions`]: [`positions::census`] over every C = 1 position, [`positions::brute_force`]
 //!   to check it, and the ranking of positions.
+//! - [`report`]: the reports of `bataille construct` (Spivey, Lakshtanov, even V, the census)
+//!   rendered to text, with whether what they check held.
+//! - [`values`]: the lists of V a person gives (`5..200`, `5,7,9`).
 
 pub mod aligned;
 pub mod cover;
 pub mod lakshtanov;
 pub mod positions;
+pub mod report;
 pub mod spivey;
+pub mod values;

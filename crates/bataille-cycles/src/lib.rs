@@ -51,3 +51,6 @@ pub mod blocks;
 pub mod census;
 pub mod hunt;
 mod piles;
+
+#[cfg(test)]
+mod fuzz;

@@ -303,3 +303,6 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod fuzz;

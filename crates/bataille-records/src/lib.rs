@@ -31,3 +31,6 @@
 pub mod published;
 pub mod row;
 pub mod search;
+
+#[cfg(test)]
+mod fuzz;

@@ -49,3 +49,6 @@ pub mod solve;
 
 pub use error::{Error, Result};
 pub use say::{Quiet, Say};
+
+#[cfg(test)]
+mod fuzz;

@@ -9,11 +9,16 @@ use std::fs;
 use std::io::Write as _;
 use std::path::Path;
 
-use bataille_records::row::{RecordRow, RecordsFileError, parse_records, write_records};
+use bataille_engine::{DeckSpec, Methods};
+use bataille_records::row::{
+    FoundBy, RecordRow, RecordsFileError, check_row, parse_records, write_records,
+};
+use bataille_search::{Bataille, DealGame as _, State};
 
-use crate::Error;
 use crate::error::{Context, Result};
 use crate::files::{MAX_RECORDS_BYTES, check_appendable, read_bounded};
+use crate::provenance::utc_now;
+use crate::{Error, Say};
 
 pub mod extend;
 pub mod search;
@@ -111,4 +116,48 @@ fn ends_with_newline(path: &Path) -> Result<bool> {
         .and_then(|_| file.read_exact(&mut last))
         .with_context(|| format!("cannot read {}", path.display()))?;
     Ok(last[0] == b'\n')
+}
+
+/// Appends to the records file `path` the longest finished game of an exploration's `state`
+/// by tricks and by cards (games of `game`, with `spec` and `methods`), each replayed first,
+/// found by `found_by` (dated now); says how many were appended, or why there was none
+/// (`top` names the option that keeps the games).
+pub fn append_longest(
+    path: &Path,
+    (game, spec, methods): (&Bataille, DeckSpec, Methods),
+    found_by: &FoundBy,
+    state: &State,
+    top: &str,
+    say: &dyn Say,
+) -> Result<()> {
+    let found_by = FoundBy { date: utc_now(), ..found_by.clone() };
+    let mut rows = Vec::new();
+    for list in [&state.stats.longest_by_tricks, &state.stats.longest_by_cards] {
+        let Some(best) = list.entries().first() else { continue };
+        let deal = game.deal_text(&best.deal);
+        let row = RecordRow {
+            spec,
+            methods,
+            measure: list.measure(),
+            tricks: best.tricks,
+            cards: best.cards,
+            deal: deal.parse().with_context(|| format!("internal error: deal {deal}"))?,
+            found_by: found_by.clone(),
+        };
+        check_row(&row).with_context(|| format!("internal error: {deal} does not replay"))?;
+        rows.push(row);
+    }
+    if rows.is_empty() {
+        say.line(
+            if state.stats.finished() == 0 {
+                "records:   no finished game to append".to_string()
+            } else {
+                format!("records:   no game kept to append ({top} 0 keeps none)")
+            }
+            .as_str(),
+        );
+        return Ok(());
+    }
+    say.line(&appended(path, append_records(path, &rows)?, rows.len()));
+    Ok(())
 }

@@ -75,3 +75,6 @@ pub use run::{
 };
 pub use state::{State, StateError};
 pub use stats::Stats;
+
+#[cfg(test)]
+mod fuzz;

@@ -27,7 +27,7 @@
 //! assert_eq!(table.winning_takes(MatchPos::opening(50)), Some(vec![2]));
 //! ```
 //!
-//! The crate does no I/O.
+//! The crate does no I/O: its reports and tables are rendered to a `String` or any `io::Write`.
 //!
 //! # Crate layout
 //!
@@ -40,17 +40,26 @@
 //! - [`two_heaps`]: its two-heap variant.
 //! - [`dispatch`]: [`dispatch::Engine`], the one entry point that answers a position of any of
 //!   these games (closed form, table, or the generic solver on request).
+//! - [`spec`]: a game and position as a front end names them ([`spec::GameOptions`]),
+//!   validated ([`spec::GameSpec`]); the report of a solved position, a game played against
+//!   the program ([`spec::Session`]), a person's move read.
+//! - [`front`]: how each game is shown and read ([`front::Front`]: positions and moves as
+//!   text, a person's move parsed).
+//! - [`table`]: the CSV tables of every position up to a size and of the winning sequence.
 //! - [`constructions`]: the document's sequence constructions and programs, as written.
 //! - [`catalogue`]: the verified claims of seeds 000, 001, 003 and 004.
 
 pub mod catalogue;
 pub mod constructions;
 pub mod dispatch;
+pub mod front;
 pub mod game;
 pub mod matches;
 pub mod nim;
 pub mod solver;
+pub mod spec;
 pub mod subtraction;
+pub mod table;
 pub mod two_heaps;
 
 pub use game::{Convention, Game, Outcome};
@@ -59,3 +68,6 @@ pub use nim::{Nim, NimMove};
 pub use solver::{SolveError, Solver, StrategyFailure, check_strategy};
 pub use subtraction::{Subtraction, SubtractionError};
 pub use two_heaps::{Heap, TwoHeapGame, TwoHeapMove, TwoHeapPos, TwoHeapTable};
+
+#[cfg(test)]
+mod fuzz;

@@ -166,7 +166,7 @@ impl FromStr for Rule {
 /// `text` quoted for an error message, cut after 80 characters (with its length) so that a
 /// huge bad input does not flood the terminal: the form of `bataille_engine::position::quoted`,
 /// which this crate does not depend on.
-fn quoted(text: &str) -> String {
+pub(crate) fn quoted(text: &str) -> String {
     match text.char_indices().nth(80) {
         None => format!("{text:?}"),
         Some((cut, _)) => format!("{:?}… ({} bytes in all)", &text[..cut], text.len()),

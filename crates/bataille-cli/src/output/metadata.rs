@@ -1,9 +1,6 @@
 //! The provenance of a run as this process knows it: its own arguments and working directory
 //! made into the command that `metadata.csv` and the records file record
-//! ([`bataille_runs::provenance`]: no absolute path of this machine), and the report's line on
-//! the records appended ([`bataille_runs::records`]).
-
-use std::path::Path;
+//! ([`bataille_runs::provenance`]: no absolute path of this machine).
 
 use bataille_runs::provenance::command;
 
@@ -22,10 +19,4 @@ pub(crate) fn replay_command() -> String {
 /// The arguments after the program (lossily decoded: a command line is shown, not parsed).
 fn arguments() -> Vec<String> {
     std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect()
-}
-
-/// Says how many of `offered` rows [`bataille_runs::records::append_records`] appended to
-/// `path`.
-pub(crate) fn report_appended(path: &Path, appended: usize, offered: usize) {
-    println!("{}", bataille_runs::records::appended(path, appended, offered));
 }

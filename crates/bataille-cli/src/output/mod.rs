@@ -1,12 +1,12 @@
-//! Everything a command writes besides its results, and how: the files of a run (atomic writes,
-//! output directories written all at once, the checks made before any work), its provenance
-//! (the command as typed, commit, machine, date, the records file), the progress shown while it
-//! works, and the Ctrl-C / SIGTERM request to stop.
+//! The command line's side of a run, whose files `bataille_runs` writes: the library's checks
+//! with the CLI's flags in their refusals, the command line of this process, what a run shows
+//! while it works, and the Ctrl-C / SIGTERM request to stop.
 //!
-//! - [`files`]: atomic writes, [`OutputFiles`], [`prepare_outputs`], bounded reads;
-//! - [`metadata`]: [`command_line`] (no absolute path of this machine), the records appended
-//!   ([`report_appended`]); [`commit`], [`machine`], [`utc_now`] and the records file
-//!   ([`read_records`], [`check_records_file`], [`append_records`]) are `bataille_runs`';
+//! - [`files`]: the checks before a run and the atomic writes of `bataille_runs::files`, with
+//!   the CLI's flags;
+//! - [`metadata`]: [`command_line`] and [`replay_command`] (no absolute path of this machine);
+//!   [`commit`], [`machine`] and the records file ([`read_records`], [`check_records_file`])
+//!   are `bataille_runs`';
 //! - [`progress`]: the progress displays of `explore` / `hunt` / `bmn explore` and of
 //!   `records search`, finished before the final report is printed;
 //! - [`stop`]: the stop request set by Ctrl-C or SIGTERM, and the exit code of an interrupted
@@ -46,9 +46,9 @@ pub(crate) fn print_failed(e: &std::io::Error) -> ! {
     eprintln!("bataille: error: cannot write to standard output: {e}");
     std::process::exit(i32::from(crate::EXIT_USAGE))
 }
-pub(crate) use bataille_runs::provenance::{commit, machine, utc_now};
-pub(crate) use bataille_runs::records::{append_records, check_records_file, read_records};
-pub(crate) use metadata::{command_line, replay_command, report_appended};
+pub(crate) use bataille_runs::provenance::{commit, machine};
+pub(crate) use bataille_runs::records::{check_records_file, read_records};
+pub(crate) use metadata::{command_line, replay_command};
 
 /// `n` tricks, in words: "1 trick", "2 tricks".
 pub(crate) fn tricks(n: u64) -> String {
