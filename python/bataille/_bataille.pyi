@@ -84,6 +84,8 @@ def explore(
     replace: bool = ...,
     progress: Optional[Callable[[int, int], None]] = ...,
     keep: Optional[int] = ...,
+    sampler: Optional[str] = ...,
+    seeds: Optional[str] = ...,
 ) -> Dict[str, Any]: ...
 def verify(
     filter: Optional[str] = ...,

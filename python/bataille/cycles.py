@@ -5,6 +5,8 @@ reach a loop, and loops decided by a SAT solver (found, or proved absent with a 
   with the deals that reach it (``bataille cycles census``).
 - :func:`ancestors`: the tree of the positions that reach a loop or a position, played
   backwards (``bataille cycles ancestors``).
+- :func:`hunt`: seeded random positions of every split played until they end or loop
+  (``bataille cycles hunt``), the loops met with the positions that reach them.
 - :func:`solve`: the loops of a deck whose period (in tricks, or in the cards each player
   turns) is P, or every period up to P, found by CaDiCaL and replayed by the engine; a period
   with none is certified by an LRAT proof that is checked.
@@ -33,7 +35,16 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _bataille
 
-__all__ = ["Ancestors", "Census", "Solved", "ancestors", "census", "solve", "solve_aligned"]
+__all__ = [
+    "Ancestors",
+    "Census",
+    "Solved",
+    "ancestors",
+    "census",
+    "hunt",
+    "solve",
+    "solve_aligned",
+]
 
 Echo = Union[bool, Callable[[str], None], None]
 
@@ -400,3 +411,52 @@ def ancestors(
         deepest=[tuple(d) for d in r["deepest"]],
         deals=listing,
     )
+
+
+def hunt(
+    colours: int,
+    values: int,
+    method: str = "natural",
+    method2: Optional[str] = None,
+    *,
+    random: int,
+    sampler: str = "uniform",
+    seeds: Optional[Union[str, "os.PathLike[str]"]] = None,
+    keep: int = 1000,
+    seed: int = 0,
+    threads: int = 0,
+    top: int = 10,
+    shard: Optional[Tuple[int, int]] = None,
+    max_cycles: Optional[int] = None,
+    out: Union[str, "os.PathLike[str]", None] = None,
+    checkpoint: Union[str, "os.PathLike[str]", None] = None,
+    checkpoint_every: int = 60,
+    resume: bool = False,
+    replace: bool = False,
+    progress: Union[bool, Callable[[int, int], None]] = False,
+) -> Any:
+    """``random`` seeded positions of every split of the deck, each played until it ends or
+    loops, as ``bataille cycles hunt`` does: a :class:`bataille.Exploration` whose ``loops``
+    keeps, for each loop met, the ``keep`` smallest positions that reach it.
+
+    ``sampler`` draws the positions: ``"uniform"`` (every position of every split equally
+    likely), ``"piles"`` (each hand a run of piles), ``"insert"`` and ``"mutate"`` (around the
+    positions of a ``seeds`` file: one position a line, or a CSV file with a position column).
+    The other arguments are :func:`bataille.explore`'s; with ``out``, the files are those of the
+    command with the same arguments (``seeds.txt`` among them for a seeded sampler).
+    """
+    from . import _search
+
+    options: Dict[str, Any] = dict(
+        random=random,
+        seed=seed,
+        threads=threads,
+        top=top,
+        shard=shard,
+        max_cycles=max_cycles,
+        keep=keep,
+        sampler=sampler,
+        seeds=None if seeds is None else os.fspath(seeds),
+    )
+    return _search(colours, values, method, method2, options, out, checkpoint,
+                   checkpoint_every, resume, replace, progress)

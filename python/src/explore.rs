@@ -7,11 +7,13 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use bataille_engine::{DeckSpec, Method, Methods};
+use bataille_cycles::hunt::{PositionHunt, Sampler};
+use bataille_engine::{DeckSpec, Method, Methods, Position};
+use bataille_runs::cycles::{hunt_files, read_seeds};
 use bataille_runs::files::Words;
 use bataille_runs::provenance;
 use bataille_runs::search::SearchRun;
-use bataille_search::{Bataille, Mode, Options, Plan, Progress, Shard, report};
+use bataille_search::{Bataille, DealGame, Mode, Options, Plan, Progress, Shard, report};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -56,7 +58,8 @@ struct Files {
 #[pyfunction]
 #[pyo3(signature = (colours, values, method="natural", method2=None, *, random=None, seed=0,
     threads=0, top=10, max_tricks=None, shard=None, max_cycles=None, out=None, checkpoint=None,
-    checkpoint_every=60, resume=false, replace=false, progress=None, keep=None))]
+    checkpoint_every=60, resume=false, replace=false, progress=None, keep=None, sampler=None,
+    seeds=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn explore<'py>(
     py: Python<'py>,
@@ -78,6 +81,8 @@ pub(crate) fn explore<'py>(
     replace: bool,
     progress: Option<Bound<'py, PyAny>>,
     keep: Option<usize>,
+    sampler: Option<&str>,
+    seeds: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let spec = DeckSpec::new(colours, values).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let methods = methods(method, method2)?;
@@ -97,6 +102,43 @@ pub(crate) fn explore<'py>(
     if keep == Some(0) {
         return Err(PyValueError::new_err("keep must be at least 1 deal per loop, got 0"));
     }
+    // Positions of every split (`sampler`): the position hunt of `bataille cycles hunt`.
+    let hunt = match sampler {
+        None => None,
+        Some(name) => {
+            if random.is_none() {
+                return Err(PyValueError::new_err(
+                    "a position hunt draws positions at random (random=N): every position of a \
+                     deck is the census's work (bataille.cycles.census)",
+                ));
+            }
+            let seeded = |seeds: &Option<PathBuf>| -> PyResult<Vec<Position>> {
+                let path = seeds.as_ref().ok_or_else(|| {
+                    PyValueError::new_err(format!("the {name} sampler needs seeds=FILE"))
+                })?;
+                read_seeds(path).map_err(|e| PyOSError::new_err(e.chain()))
+            };
+            let sampler = match name {
+                "uniform" | "piles" if seeds.is_some() => {
+                    return Err(PyValueError::new_err(
+                        "seeds= is for the insert and mutate samplers",
+                    ));
+                }
+                "uniform" => Sampler::Uniform,
+                "piles" => Sampler::Piles,
+                "insert" => Sampler::Insert(seeded(&seeds)?),
+                "mutate" => Sampler::Mutate(seeded(&seeds)?),
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "sampler {other:?}: expected uniform, piles, insert or mutate"
+                    )));
+                }
+            };
+            let game = PositionHunt::new(spec, methods, sampler)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            Some((game, name))
+        }
+    };
     let game = Bataille::new(spec, methods, limits(methods, max_tricks)?);
     let mode = match random {
         Some(0) => return Err(PyValueError::new_err("random must be at least 1 deal, got 0")),
@@ -124,7 +166,69 @@ pub(crate) fn explore<'py>(
     if resume && checkpoint.is_none() {
         return Err(PyValueError::new_err("resume=True needs checkpoint=, the file to resume"));
     }
-    let plan = Plan::new(&game, mode, seed, top as usize)
+    let asked = Asked {
+        mode,
+        seed,
+        top,
+        keep,
+        max_cycles,
+        shard,
+        threads,
+        progress,
+        command: CommandOf {
+            keep,
+            colours,
+            values,
+            methods,
+            random,
+            seed,
+            threads,
+            top,
+            max_tricks,
+            shard: Shard::WHOLE,
+            max_cycles,
+            sampler: hunt.as_ref().map(|h| (h.1.to_string(), seeds.clone())),
+            files: Files {
+                out: out.clone(),
+                checkpoint: checkpoint.clone(),
+                checkpoint_every,
+                resume,
+                replace,
+            },
+        },
+    };
+    match &hunt {
+        Some((game, _)) => search(py, game, asked, hunt_files(game)),
+        None => search(py, &game, asked, Vec::new()),
+    }
+}
+
+/// What an `explore` call asked for, checked, whatever its game.
+struct Asked<'py> {
+    mode: Mode,
+    seed: u64,
+    top: u64,
+    keep: Option<usize>,
+    max_cycles: Option<u64>,
+    shard: Option<(u64, u64)>,
+    threads: usize,
+    progress: Option<Bound<'py, PyAny>>,
+    command: CommandOf,
+}
+
+/// Runs the search of `asked` on `game`, writing `extra` files beside the results.
+fn search<'py, G: DealGame>(
+    py: Python<'py>,
+    game: &G,
+    asked: Asked<'py>,
+    extra: Vec<(&'static str, Vec<u8>)>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let Asked { mode, seed, top, keep, max_cycles, shard, threads, progress, mut command } = asked;
+    let files = &command.files;
+    let (out, checkpoint, checkpoint_every) =
+        (files.out.clone(), files.checkpoint.clone(), files.checkpoint_every);
+    let (resume, replace) = (files.resume, files.replace);
+    let plan = Plan::new(game, mode, seed, top as usize)
         .map_err(|e| PyValueError::new_err(e.to_string()))?
         .keeping_loop_deals(keep.unwrap_or(0))
         .keeping_cycles(max_cycles.map_or(0, |k| usize::try_from(k).unwrap_or(usize::MAX)));
@@ -146,28 +250,10 @@ pub(crate) fn explore<'py>(
     }
     // The pool's limits, checked here: the harness builds its own pool of that size.
     drop(pool(threads)?);
-    let cli = command(&CommandOf {
-        keep,
-        colours,
-        values,
-        methods,
-        random,
-        seed,
-        threads,
-        top,
-        max_tricks,
-        shard,
-        max_cycles,
-        files: Files {
-            out: out.clone(),
-            checkpoint: checkpoint.clone(),
-            checkpoint_every,
-            resume,
-            replace,
-        },
-    });
+    command.shard = shard;
+    let cli = self::command(&command);
     let run = SearchRun {
-        game: &game,
+        game,
         plan: &plan,
         shard,
         options: Options {
@@ -201,11 +287,15 @@ pub(crate) fn explore<'py>(
     let finished = finished.map_err(failed)?;
     let threads_used = if threads == 0 { cores() } else { threads };
     let summary = match &out {
-        Some(_) => run.write(&finished, cli, threads_used, &[]).map_err(failed)?,
+        Some(_) => run.write(&finished, cli, threads_used, &extra).map_err(failed)?,
         None => String::new(),
     };
     if signal.is_some() || finished.ended.interrupted {
-        let name = if keep.is_some() { "hunt" } else { "explore" };
+        let name = match (&command.sampler, keep) {
+            (Some(_), _) => "cycles.hunt",
+            (None, Some(_)) => "hunt",
+            (None, None) => "explore",
+        };
         let kept = match (&out, &run.checkpoint) {
             (Some(out), Some(ckpt)) => format!(
                 "{name} stopped before the end: the partial results are in {}, and the \
@@ -228,23 +318,23 @@ pub(crate) fn explore<'py>(
         });
     }
     let state = &finished.ended.state;
-    let cycles = report::cycle_rows(&game, state);
+    let cycles = report::cycle_rows(game, state);
     let text = |write: &dyn Fn(&mut Vec<u8>) -> csv::Result<()>| -> PyResult<String> {
         let mut bytes = Vec::new();
         write(&mut bytes).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         String::from_utf8(bytes).map_err(|e| PyRuntimeError::new_err(e.to_string()))
     };
     let result = PyDict::new(py);
-    result.set_item("summary", text(&|w| report::write_summary(&game, state, plan.deals(), w))?)?;
+    result.set_item("summary", text(&|w| report::write_summary(game, state, plan.deals(), w))?)?;
     result.set_item("histograms", text(&|w| report::write_histograms(state, w))?)?;
-    result.set_item("records", text(&|w| report::write_records(&game, state, w))?)?;
+    result.set_item("records", text(&|w| report::write_records(game, state, w))?)?;
     result.set_item("cycles", text(&|w| report::write_cycles(&cycles, w))?)?;
     if state.key.loop_deals > 0 {
-        result.set_item("loops", text(&|w| report::write_loops(&game, state, &cycles, w))?)?;
+        result.set_item("loops", text(&|w| report::write_loops(game, state, &cycles, w))?)?;
     }
     result.set_item("state", state.encode())?;
     let text =
-        if summary.is_empty() { report::human_summary(&game, state, &cycles) } else { summary };
+        if summary.is_empty() { report::human_summary(game, state, &cycles) } else { summary };
     result.set_item("text", text)?;
     result.set_item("deals_played", finished.ended.deals_played)?;
     Ok(result)
@@ -263,6 +353,8 @@ struct CommandOf {
     max_tricks: Option<u64>,
     shard: Shard,
     max_cycles: Option<u64>,
+    /// A position hunt's sampler, and its seeds file.
+    sampler: Option<(String, Option<PathBuf>)>,
     files: Files,
 }
 
@@ -273,7 +365,11 @@ fn command(c: &CommandOf) -> String {
     let mut args: Vec<String> = Vec::new();
     let mut add = |words: &[&str]| args.extend(words.iter().map(|w| w.to_string()));
     let name = if c.keep.is_some() { "hunt" } else { "explore" };
-    add(&[name, "-c", &c.colours.to_string(), "-v", &c.values.to_string()]);
+    match &c.sampler {
+        Some(_) => add(&["cycles", "hunt"]),
+        None => add(&[name]),
+    }
+    add(&["-c", &c.colours.to_string(), "-v", &c.values.to_string()]);
     add(&["-m", c.methods.first.name()]);
     if c.methods.second != c.methods.first {
         add(&["--method2", c.methods.second.name()]);
@@ -286,8 +382,18 @@ fn command(c: &CommandOf) -> String {
     if let Some(max) = c.max_tricks {
         add(&["--max-tricks", &max.to_string()]);
     }
-    if let Some(keep) = c.keep.filter(|&k| k != 1_000_000) {
+    // (A position hunt keeps 1,000 positions per loop unless told, a hunt a million deals.)
+    let default_keep = if c.sampler.is_some() { 1_000 } else { 1_000_000 };
+    if let Some(keep) = c.keep.filter(|&k| k != default_keep) {
         add(&["--keep", &keep.to_string()]);
+    }
+    if let Some((sampler, seeds)) = &c.sampler {
+        if sampler != "uniform" {
+            add(&["--sampler", sampler]);
+        }
+        if let Some(seeds) = seeds {
+            add(&["--seeds", &seeds.to_string_lossy()]);
+        }
     }
     if c.top != 10 {
         add(&["--top", &c.top.to_string()]);

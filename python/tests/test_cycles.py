@@ -160,3 +160,20 @@ def test_ancestors_are_the_command_lines(cli) -> None:
         bataille.cycles.ancestors(loop, method="random")
     with pytest.raises(ValueError, match="budget"):
         bataille.cycles.ancestors(loop, budget=0)
+
+
+def test_position_hunt_is_the_command_lines(cli, tmp_path: pathlib.Path) -> None:
+    args = ["-c", "3", "-v", "4", "--random", "200000", "--seed", "5"]
+    run(cli, "cycles", "hunt", *args, "--threads", "2", "--out", str(tmp_path / "cli"))
+    h = bataille.cycles.hunt(3, 4, random=200000, seed=5, threads=2, out=tmp_path / "py")
+    for name in ["summary.csv", "cycles.csv", "loops.csv", "records.csv", "state.txt"]:
+        assert (tmp_path / "cli" / name).read_bytes() == (tmp_path / "py" / name).read_bytes()
+    assert len(h.loops) > 0
+    meta = (tmp_path / "py" / "metadata.csv").read_text()
+    assert "command,bataille cycles hunt -c 3 -v 4 -m natural --random 200000 --seed 5" in meta
+    with pytest.raises(ValueError, match="needs seeds=FILE"):
+        bataille.cycles.hunt(3, 4, random=10, sampler="insert")
+    with pytest.raises(ValueError, match="sampler"):
+        bataille.cycles.hunt(3, 4, random=10, sampler="gaussian")
+    with pytest.raises(ValueError):
+        bataille.cycles.hunt(3, 4, method="random", random=10)
