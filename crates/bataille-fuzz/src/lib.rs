@@ -2,7 +2,8 @@
 //! in a test module named `fuzz`, the properties that feed its parsers (deals in
 //! `bataille-engine`, hands in `bataille-bmn`, recipes in `bataille-experiment`, state files
 //! in `bataille-search`, `bataille-cycles` and `bataille-records`, take-away games and moves
-//! in `bataille-takeaway`, flags, records files and the solvers' files in `bataille-cli`), with
+//! in `bataille-takeaway`, records files in `bataille-runs`, flags and the solvers' files in
+//! `bataille-cli`), with
 //! arbitrary and near-valid text; each parser must answer `Ok` or a short error, never panic.
 //! This crate is a dev-dependency only: nothing that is built for use depends on it.
 //!
