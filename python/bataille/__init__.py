@@ -243,6 +243,18 @@ def _progress_bar(total_label: str) -> Tuple[Callable[[int, int], None], Callabl
     return update, close
 
 
+def _progress(
+    progress: Union[bool, Callable[[int, int], None], None], label: str
+) -> Tuple[Optional[Callable[[int, int], None]], Optional[Callable[[], None]]]:
+    """The callback of a ``progress=`` argument (True: a bar counting ``label``; a callable: it)
+    and what closes it (None when there is nothing to close)."""
+    if progress is True:
+        return _progress_bar(label)
+    if progress is False or progress is None:
+        return None, None
+    return progress, None
+
+
 def explore(
     colours: int,
     values: int,
@@ -337,14 +349,7 @@ def _search(
     replace: bool,
     progress: Union[bool, Callable[[int, int], None]],
 ) -> Exploration:
-    close: Optional[Callable[[], None]] = None
-    callback: Optional[Callable[[int, int], None]]
-    if progress is True:
-        callback, close = _progress_bar("deals")
-    elif progress is False or progress is None:
-        callback = None
-    else:
-        callback = progress
+    callback, close = _progress(progress, "deals")
     try:
         raw = _bataille.explore(
             colours,

@@ -291,14 +291,10 @@ def census(
     Raises ``ValueError`` for a deck or method the census does not take, ``OSError`` for the
     files, and :class:`bataille.Interrupted` on Ctrl-C (the checkpoint keeps every unit done).
     """
-    from . import _progress_bar
+    from . import _progress
 
     out = os.fspath(out)
-    close = None
-    if progress is True:
-        progress, close = _progress_bar("units")
-    elif progress is False:
-        progress = None
+    progress, close = _progress(progress, "units")
     lines: list = []
     shown = _echo(echo)
 
@@ -377,13 +373,9 @@ def ancestors(
     pair for a loop) and their tails, within ``max_depth`` tricks, tricks of at most
     ``max_ties`` ties, and at most ``budget`` ancestors visited.
     """
-    from . import _progress_bar
+    from . import _progress
 
-    close = None
-    if progress is True:
-        progress, close = _progress_bar("positions")
-    elif progress is False:
-        progress = None
+    progress, close = _progress(progress, "positions")
     try:
         r = _bataille.ancestors(
             position,

@@ -57,13 +57,9 @@ def extend(
     its rows of the same cell. ``progress=True`` draws a bar; a callable receives (done,
     total). Ctrl-C stops the search with :class:`bataille.Interrupted`.
     """
-    from . import _progress_bar
+    from . import _progress
 
-    close = None
-    if progress is True:
-        progress, close = _progress_bar("positions")
-    elif progress is False:
-        progress = None
+    progress, close = _progress(progress, "positions")
     try:
         r = _bataille.extend(
             deal,

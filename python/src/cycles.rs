@@ -28,23 +28,46 @@ use pyo3::types::PyDict;
 
 use crate::stop::{interrupted, pool, until_interrupted};
 
-/// The lines a run says, kept until the interpreter's thread hands them on.
+/// The lines a run says (its report, and its notes), kept until the interpreter's thread hands
+/// them on, or until the run's report is read whole.
 #[derive(Debug, Default)]
-struct Lines(Mutex<Vec<String>>);
+pub(crate) struct Lines {
+    /// Each line, and whether it is a note (standard error on the command line).
+    said: Mutex<Vec<(bool, String)>>,
+    /// How many lines [`Lines::take`] has handed on.
+    taken: Mutex<usize>,
+}
 
 impl Say for Lines {
     fn line(&self, text: &str) {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(text.to_string());
+        self.lock().push((false, text.to_string()));
     }
 
     fn note(&self, text: &str) {
-        self.line(text);
+        self.lock().push((true, text.to_string()));
     }
 }
 
 impl Lines {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(bool, String)>> {
+        self.said.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The lines and notes said since the last call.
     fn take(&self) -> Vec<String> {
-        std::mem::take(&mut *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+        let said = self.lock();
+        let mut taken = self.taken.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let new = said[*taken..].iter().map(|l| l.1.clone()).collect();
+        *taken = said.len();
+        new
+    }
+
+    /// The report: every line said, notes left out, as the command line prints it on standard
+    /// output.
+    pub(crate) fn report(&self) -> String {
+        let said = self.lock();
+        let lines: Vec<&str> = said.iter().filter(|l| !l.0).map(|l| l.1.as_str()).collect();
+        lines.join("\n")
     }
 }
 
@@ -126,15 +149,7 @@ impl RunOf {
             stop,
             &lines,
         );
-        let tick = |py: Python<'_>| -> PyResult<()> {
-            let new = lines.take();
-            if let Some(echo) = &echo {
-                for line in new {
-                    echo.call1(py, (line,))?;
-                }
-            }
-            Ok(())
-        };
+        let tick = |py: Python<'_>| forward(py, &lines, echo.as_ref());
         let (done, signal) = until_interrupted(py, stop, || solve(&run), tick)?;
         let conclusion = done.map_err(|e| {
             if e.is::<QuestionError>() || e.is::<AlignedError>() {

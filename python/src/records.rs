@@ -5,13 +5,13 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use bataille_records::row::RECORD_COLUMNS;
-use bataille_runs::Say;
 use bataille_runs::files::Words;
 use bataille_runs::records::extend::{Extend, ExtendConfig};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::cycles::Lines;
 use crate::stop::{interrupted, until_interrupted};
 
 /// The longest games that lead into a finished game, found backwards: see
@@ -58,7 +58,7 @@ pub(crate) fn extend<'py>(
         words: Words::PYTHON,
     };
     let failed = |e: bataille_runs::Error| PyOSError::new_err(e.chain());
-    let said = Collected::default();
+    let said = Lines::default();
     let extend = Extend::prepare(config, &said).map_err(failed)?;
     let stop = AtomicBool::new(false);
     let (done, total) = (AtomicU64::new(0), AtomicU64::new(extend.steps()));
@@ -89,20 +89,7 @@ pub(crate) fn extend<'py>(
     let rows: Vec<Vec<String>> = end.rows.iter().map(|r| r.fields().to_vec()).collect();
     result.set_item("columns", RECORD_COLUMNS.to_vec())?;
     result.set_item("rows", rows)?;
-    let lines = said.0.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    result.set_item("report", lines.join("\n"))?;
+    result.set_item("report", said.report())?;
     result.set_item("stopped", end.stopped)?;
     Ok(result)
-}
-
-/// The report's lines, kept for the result.
-#[derive(Debug, Default)]
-struct Collected(std::sync::Mutex<Vec<String>>);
-
-impl Say for Collected {
-    fn line(&self, text: &str) {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(text.to_string());
-    }
-
-    fn note(&self, _: &str) {}
 }

@@ -20,14 +20,6 @@ pub struct Steps<'a> {
     pub what: &'a str,
 }
 
-/// A duration in the largest fitting unit: `42 s`, `3.5 hours`, `12 days`, `3.1e6 years`.
-pub fn human_duration(secs: f64) -> String {
-    let (value, unit) = match secs {
-        s if s < 120.0 => (s, "s"),
-        s if s < 7_200.0 => (s / 60.0, "minutes"),
-        s if s < 172_800.0 => (s / 3_600.0, "hours"),
-        s if s < 3.0e7 => (s / 86_400.0, "days"),
-        s => (s / 3.156e7, "years"),
-    };
-    if value >= 1e6 { format!("{value:.1e} {unit}") } else { format!("{value:.1} {unit}") }
-}
+/// A duration in the largest fitting unit: `42 s`, `3.5 hours`, `12 days`, `3.1e6 years`
+/// (the experiment crate's, which its estimates use too).
+pub use bataille_experiment::human_seconds as human_duration;
