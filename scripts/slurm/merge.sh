@@ -4,6 +4,7 @@
 #
 #   scripts/slurm/merge.sh [--bin PATH] DIR SHARDS
 #   scripts/slurm/merge.sh [--bin PATH] --parts DIR PARTS -- cycles solve ARGS...
+#   scripts/slurm/merge.sh [--bin PATH] --states DIR SHARDS -- cycles census|aligned blocks ARGS...
 #
 # Checks that every shard K from 1 to SHARDS ran to the end (DIR/shards/shard-K/state.txt and
 # DIR/checkpoints/shard-K.done exist: a shard stopped by a time limit has written partial
@@ -14,6 +15,10 @@
 # part K's files): `bataille cycles solve ARGS --merge` puts them together into DIR/merged,
 # which certifies the period when every part is complete (a part undecided at its time limit
 # leaves the period undecided, and the merged directory names it).
+#
+# With --states, the shards are those of a census or of a search of aligned blocks: their
+# checkpoints (DIR/checkpoints/shard-K.ckpt, complete) are merged by the command's own --merge,
+# into DIR/merged (the census's files) or DIR/merged/catalogue.csv (the blocks' catalogue).
 set -euo pipefail
 bin=
 if [[ ${1-} == --bin ]]; then
@@ -21,10 +26,12 @@ if [[ ${1-} == --bin ]]; then
     shift 2
 fi
 question=()
-if [[ ${1-} == --parts ]]; then
+kind=search
+if [[ ${1-} == --parts || ${1-} == --states ]]; then
+    kind=${1#--}
     shift
     if (($# < 4)) || [[ $3 != -- ]]; then
-        echo "usage: merge.sh [--bin PATH] --parts DIR PARTS -- cycles solve ARGS..." >&2
+        echo "usage: merge.sh [--bin PATH] --$kind DIR SHARDS -- COMMAND ARGS..." >&2
         exit 2
     fi
     question=("${@:4}")
@@ -46,9 +53,10 @@ missing=()
 parts=()
 for ((k = 1; k <= shards; k++)); do
     result=$dir/shards/shard-$k/state.txt
-    ((${#question[@]} == 0)) || result=$dir/shards/shard-$k/parts.csv
+    [[ $kind != parts ]] || result=$dir/shards/shard-$k/parts.csv
+    [[ $kind != states ]] || result=$dir/checkpoints/shard-$k.ckpt
     if [[ -f $result && -f $dir/checkpoints/shard-$k.done ]]; then
-        parts+=("$dir/shards/shard-$k")
+        if [[ $kind == states ]]; then parts+=("$result"); else parts+=("$dir/shards/shard-$k"); fi
     else
         missing+=("$k")
     fi
@@ -64,7 +72,14 @@ if ((${#missing[@]})); then
     exit 1
 fi
 # --replace: a merge run again (after more shards were rerun) rewrites DIR/merged.
-if [[ ${#question[@]} -gt 0 ]]; then
+if [[ $kind == states && ${question[0]} == aligned ]]; then
+    # The catalogue is one file, which blocks never replaces: the merge writes it anew.
+    mkdir -p "$dir/merged"
+    rm -f "$dir/merged/catalogue.csv"
+    exec "$bin" "${question[@]}" --merge "${parts[@]}" --out "$dir/merged/catalogue.csv"
+elif [[ $kind == states ]]; then
+    exec "$bin" "${question[@]}" --merge "${parts[@]}" --out "$dir/merged" --replace
+elif [[ $kind == parts ]]; then
     exec "$bin" "${question[@]}" --merge "${parts[@]}" --out "$dir/merged" --replace
 fi
 exec "$bin" merge "${parts[@]}" --out "$dir/merged" --replace

@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
 # One shard of a search submitted by scripts/slurm/submit.sh, run as an array task:
 #
-#   shard.sh BIN SHARDS DIR explore|hunt|bmn explore|cycles hunt ARGS...
+#   shard.sh BIN SHARDS DIR explore|hunt|bmn explore|cycles hunt|cycles census ARGS...
+#   shard.sh --file BIN SHARDS DIR aligned blocks ARGS...
 #   shard.sh --parts BIN PARTS DIR cycles solve ARGS...
 #
 # Shard K (the array task id) of SHARDS writes DIR/shards/shard-K and checkpoints to
 # DIR/checkpoints/shard-K.ckpt. On a requeue (or a time limit, or pre-emption) SLURM sends
 # SIGTERM: bataille writes its checkpoint and the partial results and stops; the task's next
 # start finds the checkpoint and resumes from it. Only a shard that ran to the end gets
-# DIR/checkpoints/shard-K.done, which the merge job looks for.
+# DIR/checkpoints/shard-K.done, which the merge job looks for. With --file the output is one
+# file, DIR/shards/shard-K.csv (the catalogue of a search of aligned blocks).
 #
 # With --parts, task K solves part K of a SAT question's period (`--part K`) into
 # DIR/shards/shard-K; the solver's files there are its checkpoint: a requeued task continues
 # them (--resume), keeping what was decided.
 set -euo pipefail
-parts=false
+parts=false file=false
 if [[ ${1-} == --parts ]]; then
     parts=true
+    shift
+elif [[ ${1-} == --file ]]; then
+    file=true
     shift
 fi
 bin=$1
@@ -27,6 +32,7 @@ k=${SLURM_ARRAY_TASK_ID:?run as a job array task (sbatch --array)}
 checkpoint=$dir/checkpoints/shard-$k.ckpt
 done=$dir/checkpoints/shard-$k.done
 out=$dir/shards/shard-$k
+! $file || out=$out.csv
 resume=()
 how="fresh start"
 if $parts && [[ -f $out/metadata.csv ]]; then

@@ -4,9 +4,13 @@
 # merge job that runs once every task has ended and checks that no shard is missing.
 #
 #   scripts/slurm/submit.sh [OPTIONS] -- explore|hunt|bmn explore|cycles hunt ARGS... --out DIR
+#   scripts/slurm/submit.sh [OPTIONS] -- cycles census|aligned blocks ARGS... --out DIR
 #   scripts/slurm/submit.sh [OPTIONS] -- cycles solve ARGS... --split --period P --out DIR
 #
-# A search (explore, hunt, bmn explore, cycles hunt) runs as shards of its work units. A SAT
+# A search (explore, hunt, bmn explore, cycles hunt) runs as shards of its work units. A census
+# (cycles census) and a search of aligned blocks (aligned blocks) run as shards of their units
+# too, and the merge job puts the shards' checkpoints together (--merge): the census's files, or
+# the blocks' catalogue (DIR/merged/catalogue.csv). A SAT
 # question (cycles solve, one split period) runs as one task per part of the period (--part K:
 # the loops whose smallest hand has K cards), each with its own output directory, which a
 # requeued task continues (--resume); the merge job puts the parts together (--merge) and
@@ -28,15 +32,22 @@
 #                   failed; the others keep their outputs)
 #   --dry-run       check everything, print the run's cost and the sbatch commands, and queue
 #                   nothing
+#   --local         no SLURM: run the tasks here, one after another (each on --cpus threads,
+#                   default every core), then the merge, into the same DIR and layout: the
+#                   merged results are those of the cluster run. Ctrl-C stops the task under
+#                   way at its checkpoint; the same command again goes on from there (only the
+#                   tasks not finished run again).
 #
 # The cost: before anything is queued the search's first work units are played on this machine
-# for about a second (`bataille ... --dry-run`, on --cpus threads), and the time of one task,
+# for about a second (`bataille ... --dry-run`, on --cpus threads; for a census or blocks, a
+# sample of units spread through shard 1, whose times are lower bounds when one of them was cut
+# at 10 s), and the time of one task,
 # the core-hours of the run, the memory and output of a task are printed from that speed. A task
 # that would last longer than --time is refused, with the shard count that fits (the speed of
 # this machine is taken for the nodes': measure on a node when they differ).
 #
 # Under DIR (created before anything is queued):
-#   DIR/shards/shard-K/          output of shard K
+#   DIR/shards/shard-K/          output of shard K (aligned blocks: DIR/shards/shard-K.csv)
 #   DIR/checkpoints/shard-K.ckpt its checkpoint
 #   DIR/logs/shard-K.log         its log, every attempt appended
 #   DIR/logs/merge.log           log of the merge job
@@ -80,6 +91,7 @@ limit=02:00:00
 bin=
 tasks=
 dry_run=false
+local=false
 while (($#)); do
     case $1 in
         --shards) shards=${2-}; shift 2 || die "--shards needs a value" ;;
@@ -88,6 +100,7 @@ while (($#)); do
         --bin) bin=${2-}; shift 2 || die "--bin needs a value" ;;
         --tasks) tasks=${2-}; shift 2 || die "--tasks needs a value" ;;
         --dry-run) dry_run=true; shift ;;
+        --local) local=true; shift ;;
         --) shift; break ;;
         *) die "unknown option '$1' (the search comes after --, e.g. -- explore ... --out DIR)" ;;
     esac
@@ -111,10 +124,11 @@ if [[ -n $tasks ]]; then
 fi
 
 # The search: explore, hunt or bmn explore, and its arguments.
-(($#)) || die "no search given: expected -- explore|hunt|bmn explore|cycles hunt|cycles solve ARGS... --out DIR"
+(($#)) || die "no search given: expected -- explore|hunt|bmn explore|cycles hunt|cycles census|aligned blocks|cycles solve ARGS... --out DIR"
 command=("$1")
 shift
-# shards: a search's work units in shards; parts: a SAT question's parts, one a task.
+# shards: a search's work units in shards; states: a census's or blocks' units in shards,
+# merged from their checkpoints; parts: a SAT question's parts, one a task.
 mode=shards
 case ${command[0]} in
     explore | hunt) ;;
@@ -124,13 +138,21 @@ case ${command[0]} in
         shift
         ;;
     cycles)
-        [[ ${1-} == hunt || ${1-} == solve ]] ||
-            die "cannot shard 'cycles ${1-}': only cycles hunt and cycles solve run as tasks with this launcher"
+        [[ ${1-} == hunt || ${1-} == census || ${1-} == solve ]] ||
+            die "cannot shard 'cycles ${1-}': only cycles hunt, cycles census and cycles solve run as tasks with this launcher"
         [[ $1 == solve ]] && mode=parts
+        [[ $1 == census ]] && mode=states
         command+=("$1")
         shift
         ;;
-    *) die "cannot shard '${command[0]}': expected explore, hunt, bmn explore, cycles hunt or cycles solve" ;;
+    aligned)
+        [[ ${1-} == blocks ]] ||
+            die "cannot shard 'aligned ${1-}': only aligned blocks runs in shards"
+        mode=states
+        command+=("$1")
+        shift
+        ;;
+    *) die "cannot shard '${command[0]}': expected explore, hunt, bmn explore, cycles hunt, cycles census, aligned blocks or cycles solve" ;;
 esac
 args=()
 out=
@@ -190,10 +212,13 @@ if [[ $mode == parts ]]; then
     cpus=${cpus:-1}
 else
     shards=${shards:-64}
-    cpus=${cpus:-16}
+    # Here, every core; on SLURM, 16 a task.
+    if $local; then cpus=${cpus:-$(nproc)}; else cpus=${cpus:-16}; fi
 fi
-# A checkpoint every 5 minutes unless the search sets its own --checkpoint-every.
+# A checkpoint every 5 minutes unless the search sets its own --checkpoint-every (a census or
+# blocks saves one after each batch of units).
 every=(--checkpoint-every 300)
+[[ $mode == shards ]] || every=()
 for a in "${args[@]}"; do
     if [[ $a == --checkpoint-every || $a == --checkpoint-every=* ]]; then every=(); fi
 done
@@ -222,7 +247,7 @@ if [[ $mode == parts ]]; then
     [[ -z $given_shards || $shards == "$parts" ]] ||
         die "--shards $shards: the period has $parts parts, one task each (leave --shards out)"
     shards=$parts
-else
+elif [[ $mode == shards ]]; then
     # The arguments are checked before anything is queued: the search is started on a scratch
     # directory and stopped before its first unit.
     status=0
@@ -240,11 +265,12 @@ if [[ -n $tasks ]]; then
     done
 fi
 
-if ! $dry_run; then
-    command -v sbatch >/dev/null || die "no sbatch on PATH: run this on a SLURM login node"
+if ! $dry_run && ! $local; then
+    command -v sbatch >/dev/null || die "no sbatch on PATH: run this on a SLURM login node (or give --local)"
 fi
 
-# The cost, measured on a sample of shard 1's own units (see the header).
+# The cost, measured on a sample of shard 1's own units (see the header); for a census or
+# blocks, this is also the check of the arguments.
 # (A checkpoint is named, unused, for a search that sets --checkpoint-every.)
 if [[ $mode == shards ]]; then
     "$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads "$cpus" --dry-run \
@@ -252,19 +278,25 @@ if [[ $mode == shards ]]; then
         sed 's/^/  /' "$scratch/cost.log" >&2
         die "bataille could not measure the search's cost: nothing queued"
     }
+elif [[ $mode == states ]]; then
+    "$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads "$cpus" --dry-run \
+        --out "$scratch/cost" >"$scratch/cost.log" 2>&1 || {
+        sed 's/^/  /' "$scratch/cost.log" >&2
+        die "bataille refused the run: nothing queued"
+    }
 fi
 cost=$(sed -n 's/^cost: //p' "$scratch/cost.log")
 value() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" <<<"$cost"; }
 task_seconds=$(value seconds)
 [[ -n $task_seconds || $mode == parts ]] || die "bataille printed no cost line: nothing queued"
-if [[ $mode == shards ]] && limit_seconds=$(seconds_of "$limit"); then
+if [[ $mode != parts ]] && ! $local && limit_seconds=$(seconds_of "$limit"); then
     # Whole seconds, rounded up: bash has no floating point.
     task=$(awk -v s="$task_seconds" 'BEGIN { printf "%d", s == int(s) ? s : int(s) + 1 }')
     if ((task > limit_seconds)); then
         fits=$(awk -v s="$task_seconds" -v n="$shards" -v l="$limit_seconds" \
             'BEGIN { x = s * n / l; printf "%d", x == int(x) ? x : int(x) + 1 }')
         sed -n 's/^\(sample\|shard\):/  &/p' "$scratch/cost.log" >&2
-        die "a task would take about $task s, more than --time $limit ($limit_seconds s):" \
+        die "a task would take $(grep -q 'bound=lower' <<<"$cost" && echo 'at least' || echo about) $task s, more than --time $limit ($limit_seconds s):" \
             "use at least $fits shards, or more --cpus, or a longer --time: nothing queued"
     fi
 fi
@@ -298,23 +330,57 @@ if [[ -f $out/submit.txt ]]; then
             die "the jobs $earlier of $out are still queued or running: wait for them or scancel them"
     fi
 fi
+# Two runs into one DIR at once would write the same checkpoints: a --local run holds
+# DIR/.local.lock while it runs, and a submission checks it.
+if [[ -f $out/.local.lock ]] && ! $dry_run; then
+    exec 9<"$out/.local.lock"
+    flock -n 9 || die "a --local run of $out is under way: wait for it or stop it"
+    exec 9<&-
+fi
 name=bataille-$(basename -- "$out")
 array=${tasks:-1-$shards}
+task_args=("$here/shard.sh")
+merge_args=("$here/merge.sh" --bin "$bin")
+case $mode in
+    parts)
+        task_args+=(--parts "$bin" "$shards" "$out" "${command[@]}" "${args[@]}")
+        merge_args+=(--parts "$out" "$shards" -- "${command[@]}" "${args[@]}")
+        ;;
+    states)
+        # A search of blocks writes one file, its catalogue: a shard's is shards/shard-K.csv.
+        [[ ${command[0]} == aligned ]] && task_args+=(--file)
+        task_args+=("$bin" "$shards" "$out" "${command[@]}" "${args[@]}")
+        merge_args+=(--states "$out" "$shards" -- "${command[@]}" "${args[@]}")
+        ;;
+    *)
+        task_args+=("$bin" "$shards" "$out" "${command[@]}" "${args[@]}" "${every[@]}")
+        merge_args+=("$out" "$shards")
+        ;;
+esac
 shard_cmd=(sbatch --parsable --job-name "$name" --array "$array" --cpus-per-task "$cpus"
     --time "$limit" --requeue --open-mode append --output "$out/logs/shard-%a.log"
-    --chdir "$out" "$here/shard.sh")
-merge_args=("$here/merge.sh" --bin "$bin")
-if [[ $mode == parts ]]; then
-    shard_cmd+=(--parts "$bin" "$shards" "$out" "${command[@]}" "${args[@]}")
-    merge_args+=(--parts "$out" "$shards" -- "${command[@]}" "${args[@]}")
-else
-    shard_cmd+=("$bin" "$shards" "$out" "${command[@]}" "${args[@]}" "${every[@]}")
-    merge_args+=("$out" "$shards")
-fi
+    --chdir "$out" "${task_args[@]}")
 merge_cmd=(sbatch --parsable --job-name "$name-merge" --cpus-per-task 1 --time "$limit"
     --open-mode append --output "$out/logs/merge.log" --chdir "$out")
 
-if $dry_run; then
+# The array's task numbers, one a line (3,7,10-12: 3 7 10 11 12).
+task_numbers() {
+    local range
+    for range in ${array//,/ }; do
+        seq "${range%-*}" "${range#*-}"
+    done
+}
+
+if $dry_run && $local; then
+    for k in $(task_numbers); do
+        printf 'SLURM_ARRAY_TASK_ID=%s SLURM_CPUS_PER_TASK=%s ' "$k" "$cpus"
+        printf '%q ' "${task_args[@]}"
+        echo
+    done
+    printf '%q ' "${merge_args[@]}"
+    echo
+    exit 0
+elif $dry_run; then
     printf '%q ' "${shard_cmd[@]}"
     echo
     printf '%q ' "${merge_cmd[@]}" --dependency afterany:JOBID "${merge_args[@]}"
@@ -324,6 +390,57 @@ fi
 
 # The folders exist before the jobs are queued: SLURM opens the logs when a task starts.
 mkdir -p -- "$out/shards" "$out/checkpoints" "$out/logs"
+
+if $local; then
+    # The tasks in the order of the array, each as SLURM runs it (shard.sh, its log appended),
+    # then the merge. A task that fails does not stop the others: the merge names it, as on
+    # SLURM. Ctrl-C or SIGTERM reaches the task under way (it stops at its checkpoint) and
+    # ends the run after it, exit 130.
+    exec 9>>"$out/.local.lock"
+    flock -n 9 || die "another --local run of $out is under way"
+    earlier=$(sed -n 's/^jobs: array \([0-9]*\), merge \([0-9]*\)$/\1,\2/p' "$out/submit.txt" 2>/dev/null | tail -n 1 || true)
+    if [[ -n $earlier ]] && command -v squeue >/dev/null; then
+        queued=$(squeue -h -j "$earlier" -o %i 2>/dev/null || true)
+        [[ -z $queued ]] ||
+            die "the jobs $earlier of $out are still queued or running: wait for them or scancel them"
+    fi
+    {
+        echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+        echo "search: ${command[*]} ${args[*]} (shards $shards)"
+        echo "binary: $bin ($("$bin" --version 2>/dev/null || echo 'no version'))"
+        echo "tasks: $array, $cpus CPUs, on $(hostname) without SLURM"
+        echo "jobs: local"
+    } >>"$out/submit.txt"
+    stopped=false
+    child=
+    trap 'stopped=true; [[ -n $child ]] && kill -TERM -- "-$child" 2>/dev/null || true' INT TERM
+    failed=()
+    for k in $(task_numbers); do
+        $stopped && break
+        echo "task $k of $shards ($cpus CPUs)"
+        # A process group of its own, signalled whole as SLURM signals a task's processes
+        # (and out of reach of the terminal's Ctrl-C, which this script passes on).
+        SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_JOB_ID=local SLURM_CPUS_PER_TASK=$cpus \
+            setsid "${task_args[@]}" >>"$out/logs/shard-$k.log" 2>&1 </dev/null &
+        child=$!
+        status=0
+        # A trapped signal cuts `wait` short: wait until the task has ended.
+        while kill -0 "$child" 2>/dev/null; do wait "$child" || true; done
+        wait "$child" || status=$?
+        child=
+        ((status == 0)) || failed+=("$k")
+    done
+    if $stopped; then
+        echo "stopped: the task under way kept its checkpoint; the same command goes on from there" >&2
+        exit 130
+    fi
+    ((${#failed[@]} == 0)) || echo "tasks that did not end well: ${failed[*]} (see $out/logs)" >&2
+    status=0
+    "${merge_args[@]}" >>"$out/logs/merge.log" 2>&1 || status=$?
+    ((status == 0)) || { tail -n 3 "$out/logs/merge.log" >&2; exit "$status"; }
+    echo "merged results in $out/merged (logs in $out/logs)"
+    exit 0
+fi
 
 job=$("${shard_cmd[@]}") || die "sbatch refused the job array: nothing queued"
 job=${job%%;*}

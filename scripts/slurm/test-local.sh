@@ -13,15 +13,17 @@
 #    sockets, ports, pid files and state folders, so an existing SLURM is not disturbed.
 # 3. Checks that bad submissions are refused with nothing queued (a task longer than --time
 #    among them, with the shard count that fits) and that --dry-run prints the cost; submits
-#    C=4 V=4 natural exhaustive in 8 shards, a 52-card random run in 4 shards and a C=3 V=4
-#    position hunt (`cycles hunt`) in 3; requeues one of the 52-card tasks while it runs,
+#    C=2 V=6 natural exhaustive in 8 shards, a 52-card random run in 4 shards and a C=3 V=4
+#    position hunt (`cycles hunt`) in 3, a census (`cycles census`) in 3 and a search of
+#    aligned blocks in 2; requeues one of the 52-card tasks while it runs,
 #    after its first checkpoint, and checks that it resumed from it; submits a C=3 V=4 hunt in
 #    3 shards without shard 3, checks that the merge job names it and fails, then submits that
 #    shard alone; submits a SAT question (C=1 V=5, loops turning 6 cards, `cycles solve
 #    --split`) as one task per part, whose merge job certifies the period.
 # 4. Checks every merged output byte-identical (all files but metadata.csv) to a single run of
 #    the same search, and the SAT question's merged files equal to a single run's but for the
-#    seconds.
+#    seconds; runs the census again without SLURM (`submit.sh --local`) and checks its shards
+#    and merged files equal to the SLURM run's.
 # 5. Stops the daemons it started, by their process ids, and removes the temporary folder.
 #
 # Exits 0 when everything matches, 1 on any difference or failure.
@@ -214,15 +216,20 @@ refused() {
     "$submit" "$@" >"$work/refusal.log" 2>&1 || status=$?
     ((status == 2)) || fail "submit.sh $* was not refused (exit $status): $(cat "$work/refusal.log")"
 }
-# 963 work units: enough for the default 64 shards.
-good=(explore -c 4 -v 4 --exhaustive)
+# 115 work units: enough for the default 64 shards.
+good=(explore -c 2 -v 6 --exhaustive)
 refused --bin "$bin" -- "${good[@]}"
 refused --bin "$bin" --shards 0 -- "${good[@]}" --out "$runs/bad"
 refused --bin "$bin" --shards x -- "${good[@]}" --out "$runs/bad"
 refused --bin "$bin" -- play 1,2/3,4 --out "$runs/bad"
 refused --bin "$bin" -- verify --out "$runs/bad"
 refused --bin "$bin" -- bmn play --out "$runs/bad"
-refused --bin "$bin" -- cycles census -c 2 -v 3 --out "$runs/bad"
+refused --bin "$bin" -- cycles ancestors '[1, 2] / [2, 1]' --out "$runs/bad"
+# A census of 32 units in the default 64 shards.
+refused --bin "$bin" -- cycles census -c 2 -v 2 --out "$runs/bad"
+grep -q 'fewer than 64 shards' "$work/refusal.log" ||
+    fail "a census of 32 units in 64 shards was refused for another reason: $(cat "$work/refusal.log")"
+refused --bin "$bin" -- cycles census -c 3 -v 3 --merge x.ckpt --out "$runs/bad"
 refused --bin "$bin" -- cycles hunt -c 2 -v 4 --random 1000 --sampler insert \
     --seeds "$work/no-such-seeds" --out "$runs/bad"
 refused --bin "$work/no-such-binary" -- "${good[@]}" --out "$runs/bad"
@@ -264,7 +271,7 @@ queue_empty || fail "submit.sh --dry-run queued something"
 [[ ! -e $runs/bad ]] || fail "a refused or dry-run submission created its output folder"
 say "bad submissions refused, nothing queued"
 
-c4v4=(explore -c 4 -v 4 --exhaustive)
+c2v6=(explore -c 2 -v 6 --exhaustive)
 # 52-card deals, enough for each shard to run a few seconds and be requeued after its first
 # checkpoint: 10^7 by default (about 3 s a shard with the release binary here).
 deals=${BATAILLE_SLURM_DEALS:-10000000}
@@ -273,17 +280,22 @@ c4v13=(explore -c 4 -v 13 --random "$deals" --seed 2026)
 c3v4=(hunt -c 3 -v 4 -m natural --exhaustive)
 # A position hunt (every split of the hands): 13 units of 16,384 positions, in 3 shards.
 positions=(cycles hunt -c 3 -v 4 --random 200000 --seed 5)
+# A census (every position of C=3 V=4, its 393,216 units in 3 shards, merged from their
+# checkpoints) and a search of aligned blocks (8 cards, the first size with loops: 54 units in
+# 2 shards, its catalogue merged the same way).
+census=(cycles census -c 3 -v 4)
+blocks=(aligned blocks --cards 8)
 # Submitted from another directory, with the binary given by --bin.
 cd "$work"
-"$submit" --shards 8 --cpus 1 --time 10 --bin "$bin" -- "${c4v4[@]}" --checkpoint-every 1 \
-    --out runs/c4v4 >/dev/null
+"$submit" --shards 8 --cpus 1 --time 10 --bin "$bin" -- "${c2v6[@]}" --checkpoint-every 1 \
+    --out runs/c2v6 >/dev/null
 # Submitted again while its jobs are queued: refused (the highest job id stays the merge job's).
-last=$(sed -n 's/^jobs: array [0-9]*, merge \([0-9]*\)$/\1/p' runs/c4v4/submit.txt)
-refused --bin "$bin" --shards 8 -- "${c4v4[@]}" --checkpoint-every 1 --out runs/c4v4
+last=$(sed -n 's/^jobs: array [0-9]*, merge \([0-9]*\)$/\1/p' runs/c2v6/submit.txt)
+refused --bin "$bin" --shards 8 -- "${c2v6[@]}" --checkpoint-every 1 --out runs/c2v6
 grep -q 'still queued or running' "$work/refusal.log" ||
-    fail "a second submission into runs/c4v4 was refused for another reason: $(cat "$work/refusal.log")"
+    fail "a second submission into runs/c2v6 was refused for another reason: $(cat "$work/refusal.log")"
 (($(squeue -h -o %F | sort -n | tail -n 1) == last)) ||
-    fail "a second submission into runs/c4v4 was queued"
+    fail "a second submission into runs/c2v6 was queued"
 # The 52-card run's binary is a stand-in that makes its requeue certain: the first start of shard
 # 2 pauses bataille (SIGSTOP) as soon as its first checkpoint is written, until a signal comes
 # (the requeue's SIGTERM: bataille is continued, has it, writes its checkpoint and stops; a
@@ -324,6 +336,8 @@ chmod +x "$paused"
 "$submit" --shards 3 --cpus 1 --time 10 --bin "$bin" -- "${positions[@]}" --out "$runs/positions" \
     >/dev/null
 "$submit" --time 10 --bin "$bin" -- "${question[@]}" --out "$runs/solve" >/dev/null
+"$submit" --shards 3 --cpus 1 --time 10 --bin "$bin" -- "${census[@]}" --out "$runs/census" >/dev/null
+"$submit" --shards 2 --cpus 1 --time 10 --bin "$bin" -- "${blocks[@]}" --out "$runs/blocks" >/dev/null
 # The hunt without its shard 3: the merge must name it.
 "$submit" --shards 3 --cpus 1 --time 10 --tasks 1-2 --bin "$bin" -- "${c3v4[@]}" \
     --out "$runs/c3v4" >/dev/null
@@ -391,10 +405,22 @@ compare() {
         fail "$name: the merged shards differ from a single run"
     say "$name: merged shards byte-identical to a single run ($(ls "$runs/$name/merged" | tr '\n' ' '))"
 }
-compare c4v4 "${c4v4[@]}"
+compare c2v6 "${c2v6[@]}"
 compare c4v13 "${c4v13[@]}"
 compare c3v4 "${c3v4[@]}"
 compare positions "${positions[@]}"
+compare census "${census[@]}"
+"$bin" "${blocks[@]}" --out "$work/single/blocks.csv" >/dev/null 2>&1 || fail "the single run of blocks failed"
+cmp "$work/single/blocks.csv" "$runs/blocks/merged/catalogue.csv" >&2 ||
+    fail "blocks: the merged catalogue differs from a single run's: $(cat "$runs/blocks/logs/merge.log")"
+say "blocks: merged shards' catalogue byte-identical to a single run's"
+# The same run without SLURM (--local): the same layout, and the merged files of the cluster's.
+"$submit" --local --shards 3 --cpus 1 --bin "$bin" -- "${census[@]}" --out "$runs/census-local" >/dev/null
+for d in merged shards; do
+    diff -r --exclude metadata.csv "$runs/census/$d" "$runs/census-local/$d" >&2 ||
+        fail "census: the --local run's $d differ from the SLURM run's"
+done
+say "census: a --local run gives the SLURM run's files"
 # The SAT question: the parts' merge certifies the period, with the single run's loops and rows
 # (the solver's and the checker's seconds aside).
 untimed() {

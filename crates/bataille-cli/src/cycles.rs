@@ -9,7 +9,7 @@ use bataille_cycles::census::CensusSpec;
 use bataille_engine::backward::Bounds;
 use bataille_engine::{DeckSpec, Method, Methods};
 use bataille_runs::cycles::ancestors::{Ancestors, AncestorsConfig, Listing};
-use bataille_runs::cycles::census::{Census, CensusConfig};
+use bataille_runs::cycles::census::{self, Census, CensusConfig};
 use bataille_runs::cycles::{hunt_files, read_seeds};
 use bataille_runs::files::Words;
 use bataille_search::Shard;
@@ -73,7 +73,8 @@ pub(crate) struct CensusArgs {
     /// --merge.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
-    /// Save the run's state here after each batch of units (atomically).
+    /// Save the run's state here (atomically) after its first batch of units, then every 30 s
+    /// and at its end or stop.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Continue from the --checkpoint file.
@@ -101,11 +102,24 @@ pub(crate) struct CensusArgs {
     /// --shard K/N for the same deck and method) and write the results of the whole run.
     #[arg(long, num_args = 1.., value_name = "CHECKPOINT", conflicts_with_all = ["shard", "resume"])]
     merge: Vec<PathBuf>,
+    /// Search nothing and write nothing: search a sample of the shard's units, spread through
+    /// it, for a second or so, and print what the shard and the whole run would cost (time,
+    /// core-hours, memory, output), with a last `cost:` line for scripts.
+    #[arg(long, conflicts_with_all = ["merge", "resume"])]
+    dry_run: bool,
 }
 
 fn run_census(args: CensusArgs) -> Result<ExitCode> {
     let deck = DeckSpec::new(args.colours, args.values)?;
     let spec = CensusSpec::new(deck, args.method)?;
+    if args.dry_run {
+        let shard = args.shard.unwrap_or(Shard::WHOLE);
+        print!(
+            "{}",
+            census::dry_run(spec, shard, args.threads, args.budget, &Words::CLI)?.report()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut census = Census::prepare(CensusConfig {
         spec,
         shard: args.shard.unwrap_or(Shard::WHOLE),

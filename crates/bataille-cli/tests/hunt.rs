@@ -219,6 +219,29 @@ fn a_census_out_of_reach_is_refused() {
     run_ok(&["cycles", "census", "-c", "4", "-v", "3", "--out", out.to_str().unwrap()]);
 }
 
+/// `cycles census --dry-run` and `aligned blocks --dry-run` price a shard on a sample of its
+/// units and write nothing; a shard that cannot be is refused as the run would be.
+#[test]
+fn census_and_blocks_dry_runs_price_a_shard_and_write_nothing() {
+    let dir = scratch!("units-dry-run");
+    let out = dir.join("out");
+    let out_s = out.to_str().unwrap();
+    let census = ["cycles", "census", "-c", "4", "-v", "4", "--threads", "2", "--out", out_s];
+    let blocks = ["aligned", "blocks", "--cards", "12", "--threads", "2", "--out", out_s];
+    for (run, units) in [(&census[..], 131_072), (&blocks[..], 122)] {
+        let o = run_ok(&[run, &["--shard", "2/4", "--dry-run"]].concat());
+        let cost =
+            o.lines().find_map(|l| l.strip_prefix("cost: ")).unwrap_or_else(|| panic!("{o}"));
+        assert!(cost.starts_with(&format!("units={units} seconds=")), "{o}");
+        assert!(cost.contains(" threads=2 ") && cost.ends_with("bound=estimate"), "{o}");
+        assert!(o.contains("run:       4 shards: about "), "{o}");
+        assert!(!out.exists(), "a dry run wrote {}", out.display());
+        let o = bataille(&[run, &["--shard", "1/1000000", "--dry-run"]].concat());
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains("fewer than 1000000 shards"), "{}", text(&o));
+    }
+}
+
 /// `cycles census` in shards, merged: the files of one run; the merge refuses to write over
 /// one of its own inputs, and a budget whose walk could not fit in memory is refused.
 #[test]

@@ -929,14 +929,21 @@ fn join(cards: &[u8]) -> String {
 
 /// Searches unit `u` of the outcome search of `spec` (see [`BlocksState`]).
 pub fn search_unit(spec: BlocksSpec, u: u64) -> PatternResult {
+    search_unit_until(spec, u, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// [`search_unit`], ended early when `stop` is set (polled every few milliseconds): `None`
+/// then.
+pub fn search_unit_until(spec: BlocksSpec, u: u64, stop: &AtomicBool) -> Option<PatternResult> {
     let units = symbolic::units(spec.half());
     let r = symbolic::search_unit(
         spec.half(),
         spec.max_multiplicity,
         spec.max_rounds,
         &units[u as usize],
-    );
-    PatternResult { cycles: r.cycles, nodes: r.nodes, leaves: r.leaves, capped: r.capped }
+        stop,
+    )?;
+    Some(PatternResult { cycles: r.cycles, nodes: r.nodes, leaves: r.leaves, capped: r.capped })
 }
 
 /// The units of `state`'s shard not done yet, in order.
@@ -950,7 +957,8 @@ fn pending(state: &BlocksState) -> Vec<u64> {
 
 /// Searches the pending units of `state` in order, `batch` units at a time in parallel on
 /// `pool` (made by [`pool`]), calling `checkpoint` with the state after each batch. Stops
-/// early, after the batch under way, when `stop` is set. The result depends only on the units
+/// early when `stop` is set: the units under way end within milliseconds, and only those of
+/// the batch before the first one cut short are kept. The result depends only on the units
 /// done.
 pub fn run(
     state: &mut BlocksState,
@@ -965,7 +973,7 @@ pub fn run(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        for r in pool.map_prefix(chunk, |u| Some(search_unit(spec, u))) {
+        for r in pool.map_prefix(chunk, |u| search_unit_until(spec, u, stop)) {
             state.add(r);
         }
         checkpoint(state);

@@ -1,14 +1,14 @@
 //! The search for every aligned cycle on 2n cards (`bataille_cycles::blocks`) run into its
 //! catalogue file, in the steps a front end takes: the run checked, its file and checkpoint
 //! locked and its state read (a checkpoint continued, or the checkpoints of every shard
-//! merged) by [`Blocks::prepare`]; its units searched with a checkpoint saved after each batch
+//! merged) by [`Blocks::prepare`]; its units searched with a checkpoint saved after batches
 //! ([`Blocks::search`]); then every loop replayed by the engine and the catalogue written
 //! ([`Blocks::finish`]). A run stopped before its end writes no catalogue: a partial one would
 //! read as whole. And the catalogues read back ([`read_catalogue`]), for the covers of decks.
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use bataille_cycles::blocks::{self, BlocksSpec, BlocksState, CatalogueRow};
@@ -17,10 +17,11 @@ use bataille_engine::{Limits, Method, Methods, NoRandom, Outcome, play};
 use bataille_search::Shard;
 
 use crate::Error;
+use crate::cost::{UnitsCost, sample_units};
 use crate::error::{Context, Result, bail};
 use crate::files::{
-    MAX_RECORDS_BYTES, MAX_STATE_BYTES, Outputs, Words, prepare_file_output, read_bounded,
-    write_atomic,
+    CheckpointDue, MAX_RECORDS_BYTES, MAX_STATE_BYTES, Outputs, Words, prepare_file_output,
+    read_bounded, write_atomic,
 };
 use crate::progress::Steps;
 use crate::say::Say;
@@ -36,7 +37,8 @@ pub struct BlocksConfig {
     pub threads: usize,
     /// Units searched between two checkpoints.
     pub batch: usize,
-    /// Where the state is saved after each batch, and whether the run continues it.
+    /// Where the state is saved (after batches: [`CheckpointDue`]), and whether the run
+    /// continues it.
     pub checkpoint: Option<PathBuf>,
     pub resume: bool,
     /// The complete checkpoints of every shard, to merge instead of searching (empty: none).
@@ -71,6 +73,34 @@ pub struct BlocksEnd {
     pub summary: String,
 }
 
+/// Refuses more shards than units.
+fn check_shard(spec: BlocksSpec, shard: Shard, words: &Words) -> Result<()> {
+    let units = BlocksState::new(spec, Shard::WHOLE).units;
+    if shard.count() > units {
+        bail!(
+            "{} {shard}: the search of {} cards has {units} units, fewer than {} shards",
+            words.shard,
+            spec.cards(),
+            shard.count()
+        );
+    }
+    Ok(())
+}
+
+/// What `shard` of the search of `spec` would cost on `threads` threads (0: one per core),
+/// measured on a sample of its units ([`sample_units`]); refused as [`Blocks::prepare`]
+/// refuses the run. Nothing is written. The replay of the loops found, after the search, is
+/// not in the estimate.
+pub fn dry_run(spec: BlocksSpec, shard: Shard, threads: usize, words: &Words) -> Result<UnitsCost> {
+    check_shard(spec, shard, words)?;
+    let pool = blocks::pool(threads).map_err(Error::new)?;
+    let state = BlocksState::new(spec, shard);
+    let run = format!("aligned blocks of {} cards", spec.cards());
+    Ok(sample_units(run, &pool, shard, state.units, state.to_text().len(), |u, stop| {
+        blocks::search_unit_until(spec, u, stop).is_some()
+    }))
+}
+
 impl Blocks {
     /// Checks the run, locks its catalogue file and checkpoint, and reads its state: the
     /// checkpoint it continues, the shards' checkpoints it merges, or a state with nothing
@@ -78,15 +108,7 @@ impl Blocks {
     /// resumes: it is the file of the run that writes it).
     pub fn prepare(config: BlocksConfig) -> Result<Blocks> {
         let (spec, shard, words) = (config.spec, config.shard, &config.words);
-        let units = BlocksState::new(spec, Shard::WHOLE).units;
-        if shard.count() > units {
-            bail!(
-                "{} {shard}: the search of {} cards has {units} units, fewer than {} shards",
-                words.shard,
-                spec.cards(),
-                shard.count()
-            );
-        }
+        check_shard(spec, shard, words)?;
         // The output is one file: its directory may hold others (the catalogue of each size),
         // but a finished catalogue is not replaced silently.
         if let Some(out) = &config.out
@@ -124,7 +146,7 @@ impl Blocks {
     }
 
     /// Searches the pending units (the merged state of a merge saved first), saving the
-    /// checkpoint after each batch and telling `progress` the units done and what they found;
+    /// checkpoint after batches ([`CheckpointDue`]) and telling `progress` the units done and what they found;
     /// `stop` ends the search after the batch under way. A checkpoint that cannot be saved
     /// ends it in an error, once the units are done.
     pub fn search(&mut self, stop: &AtomicBool, progress: &mut dyn FnMut(Steps<'_>)) -> Result<()> {
@@ -138,11 +160,12 @@ impl Blocks {
         }
         let pool = blocks::pool(self.config.threads).map_err(Error::new)?;
         let (from, total) = (self.state.done, self.state.shard_units());
-        let mut save_error = None;
+        let (mut save_error, mut due) = (None, CheckpointDue::new());
         blocks::run(&mut self.state, &pool, self.config.batch, stop, &mut |s| {
             let what = format!("{} cycles of rounds, {} nodes", s.cycles.len(), s.nodes);
             progress(Steps { done: s.done, from, total, what: &what });
             if let Some(path) = checkpoint
+                && due.now(s.is_complete() || stop.load(Ordering::Relaxed))
                 && let Err(e) = write_atomic(path, s.to_text().as_bytes())
             {
                 save_error.get_or_insert(e);

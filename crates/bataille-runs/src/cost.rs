@@ -1,12 +1,15 @@
 //! What a search will cost, known before it runs: the time estimate made before every long run
 //! (and the refusal of one that would take more than [`MAX_DAYS`] days), and the dry run, which
 //! plays a sample of a shard and prices the shard and the whole run in time, core-hours, memory
-//! and output, with a last line for scripts (the SLURM launcher reads it).
+//! and output, with a last line for scripts (the SLURM launcher reads it); and the same for a
+//! run of units that are not deals (a census, a search of aligned blocks), on a sample of them.
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use bataille_search::pool::Pool;
 use bataille_search::{DealGame, Options, Plan, Shard, Silent, explore, sample_speed};
 
 use crate::error::bail;
@@ -200,6 +203,188 @@ impl Cost {
     }
 }
 
+/// The longest one round of a units sample may last: the units still running then are stopped,
+/// and the times they had run count as lower bounds of theirs.
+const UNITS_SAMPLE_LIMIT: Duration = Duration::from_secs(10);
+
+/// What a shard of a run of independent units (a census, a search of aligned blocks) would
+/// cost: [`sample_units`]' measure.
+#[derive(Clone, Debug)]
+pub struct UnitsCost {
+    /// The run, as it names itself.
+    pub run: String,
+    /// The shard priced.
+    pub shard: Shard,
+    /// The threads the sample ran on, and the shard would.
+    pub threads: usize,
+    /// Units of the sample, of the shard.
+    pub sampled_units: u64,
+    pub shard_units: u64,
+    /// Units of the sample stopped at [`UNITS_SAMPLE_LIMIT`]: the times are then lower bounds.
+    pub unfinished: u64,
+    /// The sample's wall seconds, and the mean CPU seconds of its units.
+    pub sample_seconds: f64,
+    pub unit_seconds: f64,
+    /// The shard's seconds on `threads` threads at the sample's mean, and its core-hours.
+    pub seconds: f64,
+    pub core_hours: f64,
+    /// The process's peak resident memory, in bytes.
+    pub memory_bytes: u64,
+    /// About the size of a shard's output files, in bytes.
+    pub output_bytes: usize,
+}
+
+/// Prices `shard` of a run of independent units by searching a sample of them, spread evenly
+/// through the shard (units differ in cost by orders of magnitude, and their cost follows
+/// their order: the first units alone would mislead), on `pool`'s threads. `search(u, stop)`
+/// searches unit `u` of the run (all shards counted) and says whether it finished; `stop` is
+/// set when a round of the sample has lasted [`UNITS_SAMPLE_LIMIT`]. A unit's time is the CPU
+/// time of the thread that searched it (other work on the machine does not inflate it), and
+/// the shard's time that CPU time spread over the threads. The sample starts with one
+/// unit per thread and doubles while it lasts less than a second. `output_bytes`: about the
+/// size of a shard's files. Nothing is written.
+pub fn sample_units(
+    run: String,
+    pool: &Pool,
+    shard: Shard,
+    total_units: u64,
+    output_bytes: usize,
+    search: impl Fn(u64, &AtomicBool) -> bool + Sync,
+) -> UnitsCost {
+    sample_units_within(UNITS_SAMPLE_LIMIT, run, pool, shard, total_units, output_bytes, search)
+}
+
+/// [`sample_units`], a round of the sample stopped after `limit`.
+fn sample_units_within(
+    limit: Duration,
+    run: String,
+    pool: &Pool,
+    shard: Shard,
+    total_units: u64,
+    output_bytes: usize,
+    search: impl Fn(u64, &AtomicBool) -> bool + Sync,
+) -> UnitsCost {
+    let workers = pool.threads();
+    let shard_units = shard.units(total_units);
+    let started = Instant::now();
+    let mut size = (workers as u64).min(shard_units);
+    let (mut times, mut unfinished) = (Vec::new(), 0);
+    while size > 0 {
+        // Unit j of the sample is the shard's unit at the middle of the j-th of `size` equal
+        // stretches; the shard's i-th unit is the run's unit index + i × count.
+        let sample: Vec<u64> = (0..size)
+            .map(|j| ((2 * j + 1) as u128 * shard_units as u128 / (2 * size) as u128) as u64)
+            .map(|i| shard.index() + i * shard.count())
+            .collect();
+        let stop = AtomicBool::new(false);
+        let (ended, timer) = mpsc::channel::<()>();
+        let measured = std::thread::scope(|s| {
+            let stop = &stop;
+            s.spawn(move || {
+                if let Err(RecvTimeoutError::Timeout) = timer.recv_timeout(limit) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            });
+            let measured = pool.map_prefix(&sample, |u| {
+                let t = thread_cpu_seconds();
+                let finished = search(u, stop);
+                Some((thread_cpu_seconds() - t, finished))
+            });
+            drop(ended);
+            measured
+        });
+        times = measured.iter().map(|&(t, _)| t).collect();
+        unfinished = measured.iter().filter(|&&(_, finished)| !finished).count() as u64;
+        if unfinished > 0 || size == shard_units || started.elapsed() >= SAMPLE {
+            break;
+        }
+        size = (2 * size).min(shard_units);
+    }
+    let sampled = times.len() as u64;
+    let unit_seconds = times.iter().sum::<f64>() / sampled.max(1) as f64;
+    let seconds = unit_seconds * shard_units as f64 / workers as f64;
+    UnitsCost {
+        run,
+        shard,
+        threads: workers,
+        sampled_units: sampled,
+        shard_units,
+        unfinished,
+        sample_seconds: started.elapsed().as_secs_f64(),
+        unit_seconds,
+        seconds,
+        core_hours: seconds * workers as f64 / 3600.0,
+        memory_bytes: peak_memory(),
+        output_bytes: output_bytes + METADATA_BYTES,
+    }
+}
+
+impl UnitsCost {
+    /// The dry run's report, as [`Cost::report`]'s: the run, the sample, the shard, the whole
+    /// run, memory and output, then `cost: key=value ...` for scripts, whose `bound` is
+    /// `lower` when a sampled unit was stopped (the times are then at least those said).
+    pub fn report(&self) -> String {
+        let threads = self.threads;
+        let on = if threads == 1 { "1 thread".to_string() } else { format!("{threads} threads") };
+        let count = self.shard.count();
+        let (about, bound) =
+            if self.unfinished > 0 { ("at least", "lower") } else { ("about", "estimate") };
+        let stopped = if self.unfinished > 0 {
+            format!(
+                "; {} of them stopped at the sample's limit ({} s), their time counted as what \
+                 they had run: the times below are lower bounds",
+                self.unfinished,
+                UNITS_SAMPLE_LIMIT.as_secs()
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "dry run:   {}, shard {}\n\
+             sample:    {} of the shard's {} units, spread evenly through it, in {:.2} s on {on}: \
+             {:.4} CPU s a unit on average{stopped}\n\
+             shard:     {about} {} on {on} ({:.3} core-hours)\n\
+             run:       {count} shards: {about} {:.3} core-hours in all; on {} cores at once, \
+             {about} {}\n\
+             memory:    {} MB at most in this process (the sample's workers included)\n\
+             output:    about {} kB per shard (without loops; each loop found adds a row)\n\
+             cost: units={} seconds={:.1} threads={threads} core_hours={:.4} memory_bytes={} \
+             output_bytes={} bound={bound}\n",
+            self.run,
+            self.shard,
+            self.sampled_units,
+            self.shard_units,
+            self.sample_seconds,
+            self.unit_seconds,
+            human_duration(self.seconds),
+            self.core_hours,
+            self.core_hours * count as f64,
+            threads as u64 * count,
+            human_duration(self.seconds),
+            self.memory_bytes.div_ceil(1 << 20),
+            self.output_bytes.div_ceil(1000),
+            self.shard_units,
+            self.seconds,
+            self.core_hours,
+            self.memory_bytes,
+            self.output_bytes,
+        )
+    }
+}
+
+/// The CPU seconds the calling thread has used (0 where they cannot be read).
+fn thread_cpu_seconds() -> f64 {
+    #[cfg(unix)]
+    {
+        // SAFETY: clock_gettime only writes the struct it is given, which is owned here.
+        let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0 {
+            return t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9;
+        }
+    }
+    0.0
+}
+
 /// The peak resident memory of this process, in bytes (0 where it cannot be read).
 fn peak_memory() -> u64 {
     #[cfg(unix)]
@@ -212,4 +397,60 @@ fn peak_memory() -> u64 {
         }
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::sync::Mutex;
+    use std::sync::atomic::Ordering;
+    use std::time::Duration;
+
+    use bataille_search::Shard;
+    use bataille_search::pool::Pool;
+
+    use super::sample_units_within;
+
+    /// The units sampled are the shard's own, spread through it; quick units are all sampled;
+    /// units that never end are stopped at the limit and make the times lower bounds.
+    #[test]
+    fn a_units_sample_is_the_shards_and_says_when_it_is_a_bound() {
+        let pool = Pool::new(2).unwrap();
+        let shard = Shard::new(2, 3).unwrap();
+        let seen = Mutex::new(BTreeSet::new());
+        let limit = Duration::from_secs(60);
+        let cost = sample_units_within(limit, "quick".into(), &pool, shard, 100, 10, |u, _| {
+            seen.lock().unwrap().insert(u);
+            true
+        });
+        let seen = seen.into_inner().unwrap();
+        assert_eq!(seen, (0..100).filter(|u| u % 3 == 1).collect::<BTreeSet<u64>>());
+        assert_eq!((cost.sampled_units, cost.shard_units, cost.unfinished), (33, 33, 0));
+        assert!(cost.report().ends_with("bound=estimate\n"), "{}", cost.report());
+        // Units that never end: the first round, one unit per thread, each in the middle of
+        // its half of the shard, is stopped at the limit, and the sample ends with it.
+        let first = Mutex::new(Vec::new());
+        let limit = Duration::from_millis(50);
+        let cost = sample_units_within(
+            limit,
+            "endless".into(),
+            &pool,
+            Shard::WHOLE,
+            1 << 20,
+            10,
+            |u, stop| {
+                first.lock().unwrap().push(u);
+                while !stop.load(Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+                false
+            },
+        );
+        let mut first = first.into_inner().unwrap();
+        first.sort();
+        assert_eq!(first, [1 << 18, 3 << 18]);
+        assert_eq!((cost.sampled_units, cost.unfinished), (2, 2));
+        assert!(cost.unit_seconds > 0.0);
+        assert!(cost.report().contains("at least") && cost.report().ends_with("bound=lower\n"));
+    }
 }

@@ -11,6 +11,7 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use crate::Error;
 use crate::error::{Context, Result, bail};
@@ -209,6 +210,40 @@ impl Drop for AtomicFile {
 /// An I/O error with the file it happened to.
 fn named(path: &Path, e: std::io::Error) -> std::io::Error {
     std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+/// The least time between two checkpoints of a run that saves one after a batch of units (a
+/// census, a search of aligned blocks): a checkpoint is flushed to disk, and batches of small
+/// units end every few milliseconds.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(30);
+
+/// When the checkpoint of a run saved after its batches is due: after the first batch, then
+/// [`CHECKPOINT_EVERY`] after the last save, and after the last batch (the run's end, or its
+/// stop: a stopped run keeps all it did).
+#[derive(Debug)]
+pub struct CheckpointDue {
+    last: Option<Instant>,
+}
+
+impl CheckpointDue {
+    pub fn new() -> CheckpointDue {
+        CheckpointDue { last: None }
+    }
+
+    /// Whether to save after this batch (`last`: the run ends after it); counts it as saved.
+    pub fn now(&mut self, last: bool) -> bool {
+        let due = last || self.last.is_none_or(|t| t.elapsed() >= CHECKPOINT_EVERY);
+        if due {
+            self.last = Some(Instant::now());
+        }
+        due
+    }
+}
+
+impl Default for CheckpointDue {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, flushed to disk, renamed.

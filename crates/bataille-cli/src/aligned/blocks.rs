@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use bataille_constructs::cover::{COVER_HEADER, Covered, cover_deck, cover_row};
 use bataille_cycles::blocks::BlocksSpec;
 use bataille_engine::Position;
-use bataille_runs::blocks::{Blocks, BlocksConfig, read_catalogue};
+use bataille_runs::blocks::{self, Blocks, BlocksConfig, read_catalogue};
 use bataille_runs::files::Words;
 use bataille_search::Shard;
 use clap::Args;
@@ -39,7 +39,8 @@ pub(crate) struct BlocksArgs {
     /// Only this shard of the units, `k/n` (1-based).
     #[arg(long)]
     shard: Option<Shard>,
-    /// Save the run's state here after each batch of units (atomically).
+    /// Save the run's state here (atomically) after its first batch of units, then every 30 s
+    /// and at its end or stop.
     #[arg(long)]
     checkpoint: Option<PathBuf>,
     /// Continue from the --checkpoint file.
@@ -57,10 +58,20 @@ pub(crate) struct BlocksArgs {
     /// --checkpoint, when given).
     #[arg(long, num_args = 1.., value_name = "CHECKPOINT", conflicts_with_all = ["shard", "resume"])]
     merge: Vec<PathBuf>,
+    /// Search nothing and write nothing: search a sample of the shard's units, spread through
+    /// it, for a second or so, and print what the shard and the whole run would cost (time,
+    /// core-hours, memory, output), with a last `cost:` line for scripts.
+    #[arg(long, conflicts_with_all = ["merge", "resume"])]
+    dry_run: bool,
 }
 
 pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
     let spec = BlocksSpec::new(args.cards, args.max_multiplicity, args.max_rounds)?;
+    if args.dry_run {
+        let shard = args.shard.unwrap_or(Shard::WHOLE);
+        print!("{}", blocks::dry_run(spec, shard, args.threads, &Words::CLI)?.report());
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut run = Blocks::prepare(BlocksConfig {
         spec,
         shard: args.shard.unwrap_or(Shard::WHOLE),
@@ -72,8 +83,7 @@ pub(crate) fn run(args: BlocksArgs) -> Result<ExitCode> {
         out: args.out,
         words: Words::CLI,
     })?;
-    let stop =
-        on_interrupt("bataille: stopping after the current units (Ctrl-C again to quit at once)");
+    let stop = on_interrupt("bataille: stopping (Ctrl-C again to quit at once)");
     let progress = UnitsProgress::new("aligned blocks", run.state().shard_units());
     let searched = run.search(stop, &mut |s| progress.update(s.done, s.from, s.total, s.what));
     progress.finish();

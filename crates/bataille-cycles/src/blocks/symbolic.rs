@@ -18,6 +18,8 @@
 //! through the rounds its branch followed: their positions (the *trail*) are the branch's,
 //! mapped through the root's values, and the walk's checks are made on them in the same order.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use bataille_engine::Card;
 
 #[cfg(debug_assertions)]
@@ -176,7 +178,7 @@ pub(super) struct UnitResult {
     pub(super) capped: u64,
 }
 
-struct Outcomes {
+struct Outcomes<'a> {
     half: usize,
     max_mult: u32,
     max_rounds: usize,
@@ -187,7 +189,15 @@ struct Outcomes {
     /// tricks of each round: a root is checked against them without playing those rounds.
     trail: Vec<(Hands, u32)>,
     result: UnitResult,
+    /// Polled every [`POLL_EVERY`] steps (nodes and roots checked); once it is seen set,
+    /// `stopped` ends every branch at once.
+    stop: &'a AtomicBool,
+    steps: u32,
+    stopped: bool,
 }
+
+/// Steps of the search between two polls of its stop request (a few milliseconds).
+const POLL_EVERY: u32 = 1 << 12;
 
 /// Rounds followed past `max_rounds`, uncounted, before the roots left in a branch are
 /// enumerated: each of the leaf's roots whose next rounds are not aligned, or reach a smaller
@@ -232,10 +242,16 @@ const TIE: u8 = 0;
 const FIRST: u8 = 1;
 const SECOND: u8 = 2;
 
-impl Outcomes {
+impl<'a> Outcomes<'a> {
     /// The search of the unit `prefix`, at its root: the first hand holds the symbols 0..n,
     /// the second n..2n.
-    fn new(half: usize, max_mult: usize, max_rounds: usize, prefix: &[u8]) -> Outcomes {
+    fn new(
+        half: usize,
+        max_mult: usize,
+        max_rounds: usize,
+        prefix: &[u8],
+        stop: &'a AtomicBool,
+    ) -> Outcomes<'a> {
         let mut root = [[0; MAX_HALF]; 2];
         let [a, b] = &mut root;
         for (i, (x, y)) in a.iter_mut().zip(b.iter_mut()).take(half).enumerate() {
@@ -249,7 +265,20 @@ impl Outcomes {
             prefix: prefix.to_vec(),
             trail: Vec::new(),
             result: UnitResult::default(),
+            stop,
+            steps: 0,
+            stopped: false,
         }
+    }
+
+    /// Whether the search is to end now: true once the stop request has been seen (polled
+    /// every [`POLL_EVERY`] calls).
+    fn stopping(&mut self) -> bool {
+        self.steps = self.steps.wrapping_add(1);
+        if self.steps.is_multiple_of(POLL_EVERY) && self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
     }
 
     /// Plays index `i` of round `round` (1-based) from position `cur`, building `next`;
@@ -266,6 +295,9 @@ impl Outcomes {
         start: usize,
         tricks: u32,
     ) {
+        if self.stopping() {
+            return;
+        }
         let n = self.half;
         if i == n {
             self.round_end(rel, round, next, tricks);
@@ -404,6 +436,9 @@ impl Outcomes {
     /// Records the root with symbol values `values` if it lies on a cycle whose period in
     /// rounds passes `keep`, and it is that cycle's canonical position.
     fn concrete(&mut self, values: &[Card; SYMBOLS], keep: Keep) {
+        if self.stopping() {
+            return;
+        }
         let root = self.map(&self.root, values);
         let n = self.half;
         let (a, b) = (&root[0][..n], &root[1][..n]);
@@ -543,6 +578,9 @@ impl Outcomes {
         values: &mut [Card; SYMBOLS],
         round: Keep,
     ) {
+        if self.stopped {
+            return;
+        }
         if set != 0 {
             for s in bits(set) {
                 values[s] = value;
@@ -574,14 +612,16 @@ pub(super) fn units(half: usize) -> Vec<Vec<u8>> {
     out
 }
 
-/// Searches one unit.
+/// Searches one unit; `None` when `stop` was set before it was done (polled every few
+/// milliseconds).
 pub(super) fn search_unit(
     half: usize,
     max_mult: usize,
     max_rounds: usize,
     prefix: &[u8],
-) -> UnitResult {
-    let mut o = Outcomes::new(half, max_mult, max_rounds, prefix);
+    stop: &AtomicBool,
+) -> Option<UnitResult> {
+    let mut o = Outcomes::new(half, max_mult, max_rounds, prefix, stop);
     let root = o.root;
     let mut rel = Relations::new(2 * half);
     if half >= 2 {
@@ -591,9 +631,12 @@ pub(super) fn search_unit(
     }
     let mut next = [[0; MAX_HALF]; 2];
     o.index(&rel, 1, &root, &mut next, [0, 0], 0, 0, 0);
+    if o.stopped {
+        return None;
+    }
     o.result.cycles.sort();
     o.result.cycles.dedup();
-    o.result
+    Some(o.result)
 }
 
 #[cfg(test)]
@@ -621,10 +664,11 @@ mod tests {
             (4, (1, 2), true),
             (4, (3, 4), true),
         ];
+        let never = AtomicBool::new(false);
         for (half, (a, b), image) in cases {
             let mut rel = Relations::new(2 * half);
             assert!(rel.less(a, b));
-            let o = Outcomes::new(half, 4, 8, &[]);
+            let o = Outcomes::new(half, 4, 8, &[], &never);
             assert_eq!(o.root_is_an_image(&rel), image, "n = {half}: {a} < {b}");
         }
     }

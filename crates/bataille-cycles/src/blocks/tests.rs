@@ -96,6 +96,30 @@ fn states_are_the_same_whatever_the_threads_and_batches() {
     assert_eq!(parts, all);
 }
 
+/// A unit stopped while it runs gives nothing; one not stopped gives what [`search_unit`] does;
+/// a run stopped keeps only whole units, and resumed ends in the state of a run never stopped.
+#[test]
+fn a_stopped_unit_gives_nothing_and_the_run_keeps_whole_units() {
+    let spec = BlocksSpec::new(16, 4, 8).unwrap();
+    let (never, now) = (AtomicBool::new(false), AtomicBool::new(true));
+    // The largest unit of 16 cards: thousands of polls.
+    let u = (0..BlocksState::new(spec, Shard::WHOLE).units)
+        .max_by_key(|&u| search_unit(spec, u).nodes)
+        .unwrap();
+    assert!(search_unit(spec, u).nodes > 100_000);
+    assert_eq!(search_unit_until(spec, u, &now), None);
+    assert_eq!(search_unit_until(spec, u, &never), Some(search_unit(spec, u)));
+    // Stopped from its first batch: no unit from the first cut short on.
+    let small = BlocksSpec::new(8, 4, 100).unwrap();
+    let mut whole = BlocksState::new(small, Shard::WHOLE);
+    run_sequential(&mut whole);
+    let mut cut = BlocksState::new(small, Shard::WHOLE);
+    run(&mut cut, &pool(2).unwrap(), 8, &now, &mut |_| {});
+    assert!(cut.done < whole.done);
+    run(&mut cut, &pool(2).unwrap(), 8, &never, &mut |_| {});
+    assert_eq!(cut.to_text(), whole.to_text());
+}
+
 /// Merging the states of the shards gives the state of the run without shards, to the byte;
 /// sets that are not one whole run are refused with the reason.
 #[test]

@@ -1,7 +1,7 @@
 //! A census of every loop of a deck (`bataille_cycles::census`) run into an output directory,
 //! in the steps a front end takes: the run checked, its outputs locked and its state read (a
 //! checkpoint continued, or the checkpoints of every shard merged) by [`Census::prepare`]; its
-//! units searched with a checkpoint saved after each batch ([`Census::search`]); then the deals
+//! units searched with a checkpoint saved after batches ([`Census::search`]); then the deals
 //! reaching each loop counted, `cycles.csv`, `summary.csv`, `state.txt` and `metadata.csv`
 //! written all at once, and the report said ([`Census::finish`]). Between the steps the front
 //! end does what is its own: the Ctrl-C handler, a progress display.
@@ -10,7 +10,7 @@
 //! whole units only, and the checkpoint is replaced atomically.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use bataille_cycles::census::report::{LoopRow, cycles_csv, summary};
@@ -20,11 +20,12 @@ use bataille_search::Shard;
 use bataille_search::pool::Pool;
 
 use crate::Error;
+use crate::cost::{UnitsCost, sample_units};
 use crate::cycles::check_walk_memory;
 use crate::error::{Context, Result, bail};
 use crate::files::{
-    MAX_STATE_BYTES, OutputFiles, Outputs, Words, check_outside_outputs, prepare_outputs,
-    read_bounded, write_atomic,
+    CheckpointDue, MAX_STATE_BYTES, OutputFiles, Outputs, Words, check_outside_outputs,
+    prepare_outputs, read_bounded, write_atomic,
 };
 use crate::progress::{MAX_DAYS, Steps, human_duration};
 use crate::say::Say;
@@ -42,7 +43,8 @@ pub struct CensusConfig {
     pub batch: usize,
     /// Positions visited at most in the tree of each loop, to count the deals that reach it.
     pub budget: u64,
-    /// Where the state is saved after each batch, and whether the run continues it.
+    /// Where the state is saved (after batches: [`CheckpointDue`]), and whether the run
+    /// continues it.
     pub checkpoint: Option<PathBuf>,
     pub resume: bool,
     /// The complete checkpoints of every shard, to merge instead of searching (empty: none).
@@ -95,15 +97,7 @@ impl Census {
     /// left would take more than [`MAX_DAYS`] days even at 15 times the fastest rate measured.
     pub fn prepare(config: CensusConfig) -> Result<Census> {
         let (spec, shard, words) = (config.spec, config.shard, &config.words);
-        let units = spec.units().count();
-        if shard.count() > units.max(1) {
-            bail!(
-                "{} {shard}: the census of {spec} has {units} units, fewer than {} shards",
-                words.shard,
-                shard.count()
-            );
-        }
-        check_walk_memory(config.budget, spec.deck().cards(), words)?;
+        check_run(spec, shard, config.budget, words)?;
         let pool = Pool::new(config.threads).map_err(Error::new)?;
         // (A shard's own state.txt replaced by the merged one could not be merged again.)
         for part in &config.merge {
@@ -146,7 +140,7 @@ impl Census {
         &self.state
     }
 
-    /// Searches the pending units, saving the checkpoint after each batch (and first, the
+    /// Searches the pending units, saving the checkpoint after batches ([`CheckpointDue`]) (and first, the
     /// merged state of a merge) and telling `progress` the units done and the loops found;
     /// `stop` ends the search after the units under way. A checkpoint that cannot be saved
     /// ends it in an error, once the units under way are done.
@@ -155,9 +149,10 @@ impl Census {
         let from = self.state.done;
         let total = self.state.shard_units();
         let checkpoint = self.config.checkpoint.as_deref();
-        let mut save_error = None;
+        let (mut save_error, mut due) = (None, CheckpointDue::new());
         let mut save = |s: &CensusState| {
             if let Some(path) = checkpoint
+                && due.now(s.is_complete() || stop.load(Ordering::Relaxed))
                 && let Err(e) = write_atomic(path, s.to_text().as_bytes())
             {
                 save_error.get_or_insert(e);
@@ -256,6 +251,41 @@ impl Census {
         }
         Ok(CensusEnd { complete, counting_stopped, loops: rows.len() })
     }
+}
+
+/// Refuses more shards than units, and a budget whose walks could hold too much memory.
+fn check_run(spec: CensusSpec, shard: Shard, budget: u64, words: &Words) -> Result<()> {
+    let units = spec.units().count();
+    if shard.count() > units.max(1) {
+        bail!(
+            "{} {shard}: the census of {spec} has {units} units, fewer than {} shards",
+            words.shard,
+            shard.count()
+        );
+    }
+    check_walk_memory(budget, spec.deck().cards(), words)
+}
+
+/// What `shard` of the census of `spec` would cost on `threads` threads (0: one per core),
+/// measured on a sample of its units ([`sample_units`]); refused as [`Census::prepare`]
+/// refuses the run. Nothing is written. The counting of each loop's deals, after the search,
+/// is not in the estimate (seconds for most loops; up to the walk `budget`'s for a loop
+/// reached by very many positions).
+pub fn dry_run(
+    spec: CensusSpec,
+    shard: Shard,
+    threads: usize,
+    budget: u64,
+    words: &Words,
+) -> Result<UnitsCost> {
+    check_run(spec, shard, budget, words)?;
+    let pool = Pool::new(threads).map_err(Error::new)?;
+    let state = CensusState::new(spec, shard);
+    // The files of a shard that found no loop: the state, the summary, the header.
+    let output = state.to_text().len() + 600;
+    Ok(sample_units(format!("census of {spec}"), &pool, shard, state.units, output, |u, stop| {
+        census::search_unit(spec, u, stop).is_some()
+    }))
 }
 
 /// The census state saved at `path`, checked against `spec` and `shard` (read from the file
