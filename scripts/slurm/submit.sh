@@ -296,7 +296,7 @@ if [[ $mode != parts ]] && ! $local && limit_seconds=$(seconds_of "$limit"); the
         fits=$(awk -v s="$task_seconds" -v n="$shards" -v l="$limit_seconds" \
             'BEGIN { x = s * n / l; printf "%d", x == int(x) ? x : int(x) + 1 }')
         sed -n 's/^\(sample\|shard\):/  &/p' "$scratch/cost.log" >&2
-        die "a task would take $(grep -q 'bound=lower' <<<"$cost" && echo 'at least' || echo about) $task s, more than --time $limit ($limit_seconds s):" \
+        die "a task would take about $task s, more than --time $limit ($limit_seconds s):" \
             "use at least $fits shards, or more --cpus, or a longer --time: nothing queued"
     fi
 fi

@@ -5,8 +5,7 @@
 //! run of units that are not deals (a census, a search of aligned blocks), on a sample of them.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use bataille_search::pool::Pool;
@@ -203,9 +202,9 @@ impl Cost {
     }
 }
 
-/// The longest one round of a units sample may last: the units still running then are stopped,
-/// and the times they had run count as lower bounds of theirs.
-const UNITS_SAMPLE_LIMIT: Duration = Duration::from_secs(10);
+/// The longest a unit of a units sample may run: it is stopped then, and counts as the time it
+/// had run (less than its own).
+const UNITS_SAMPLE_LIMIT: Duration = Duration::from_secs(30);
 
 /// What a shard of a run of independent units (a census, a search of aligned blocks) would
 /// cost: [`sample_units`]' measure.
@@ -220,7 +219,7 @@ pub struct UnitsCost {
     /// Units of the sample, of the shard.
     pub sampled_units: u64,
     pub shard_units: u64,
-    /// Units of the sample stopped at [`UNITS_SAMPLE_LIMIT`]: the times are then lower bounds.
+    /// Units of the sample stopped at [`UNITS_SAMPLE_LIMIT`]: the estimate is then low.
     pub unfinished: u64,
     /// The sample's wall seconds, and the mean CPU seconds of its units.
     pub sample_seconds: f64,
@@ -238,11 +237,13 @@ pub struct UnitsCost {
 /// through the shard (units differ in cost by orders of magnitude, and their cost follows
 /// their order: the first units alone would mislead), on `pool`'s threads. `search(u, stop)`
 /// searches unit `u` of the run (all shards counted) and says whether it finished; `stop` is
-/// set when a round of the sample has lasted [`UNITS_SAMPLE_LIMIT`]. A unit's time is the CPU
-/// time of the thread that searched it (other work on the machine does not inflate it), and
-/// the shard's time that CPU time spread over the threads. The sample starts with one
-/// unit per thread and doubles while it lasts less than a second. `output_bytes`: about the
-/// size of a shard's files. Nothing is written.
+/// set when it has run [`UNITS_SAMPLE_LIMIT`]. The sample starts with one unit per thread and
+/// doubles until it holds [`MIN_UNITS_SAMPLED`] units and has lasted [`SAMPLE`], or its next
+/// round would pass [`MAX_SAMPLE`]. A unit's time is the CPU time of the thread that searched
+/// it (other work on the machine does not inflate it), and the shard's time that CPU time
+/// spread over the threads. The estimate is the sample's mean: with units this uneven, a small
+/// sample is a rough one. `output_bytes`: about the size of a shard's files. Nothing is
+/// written.
 pub fn sample_units(
     run: String,
     pool: &Pool,
@@ -276,29 +277,21 @@ fn sample_units_within(
             .map(|j| ((2 * j + 1) as u128 * shard_units as u128 / (2 * size) as u128) as u64)
             .map(|i| shard.index() + i * shard.count())
             .collect();
-        let stop = AtomicBool::new(false);
-        let (ended, timer) = mpsc::channel::<()>();
-        let measured = std::thread::scope(|s| {
-            let stop = &stop;
-            s.spawn(move || {
-                if let Err(RecvTimeoutError::Timeout) = timer.recv_timeout(limit) {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            });
-            let measured = pool.map_prefix(&sample, |u| {
-                let t = thread_cpu_seconds();
-                let finished = search(u, stop);
-                Some((thread_cpu_seconds() - t, finished))
-            });
-            drop(ended);
-            measured
-        });
+        let measured = search_each_within(pool, &sample, limit, &search);
         times = measured.iter().map(|&(t, _)| t).collect();
         unfinished = measured.iter().filter(|&&(_, finished)| !finished).count() as u64;
-        if unfinished > 0 || size == shard_units || started.elapsed() >= SAMPLE {
+        let elapsed = started.elapsed();
+        if size == shard_units || (elapsed >= SAMPLE && size >= MIN_UNITS_SAMPLED) {
             break;
         }
-        size = (2 * size).min(shard_units);
+        // The next round, twice as large, is not started when it would pass the sample's
+        // budget at the mean so far.
+        let next = (2 * size).min(shard_units);
+        let mean = times.iter().sum::<f64>() / size as f64;
+        if elapsed.as_secs_f64() + mean * next as f64 / workers as f64 > MAX_SAMPLE.as_secs_f64() {
+            break;
+        }
+        size = next;
     }
     let sampled = times.len() as u64;
     let unit_seconds = times.iter().sum::<f64>() / sampled.max(1) as f64;
@@ -319,20 +312,65 @@ fn sample_units_within(
     }
 }
 
+/// A units sample goes on, its rounds doubling, until it holds this many units (and has lasted
+/// [`SAMPLE`]), or the shard's units are all in it...
+const MIN_UNITS_SAMPLED: u64 = 32;
+/// ...or its next round would take it past this.
+const MAX_SAMPLE: Duration = Duration::from_secs(120);
+
+/// Searches each of `units` on `pool`, each stopped once it has run `limit`: its CPU seconds,
+/// and whether it finished.
+fn search_each_within(
+    pool: &Pool,
+    units: &[u64],
+    limit: Duration,
+    search: &(impl Fn(u64, &AtomicBool) -> bool + Sync),
+) -> Vec<(f64, bool)> {
+    let round = Instant::now();
+    // When each unit started (milliseconds into the round; none yet: u64::MAX), and its stop.
+    let starts: Vec<AtomicU64> = units.iter().map(|_| AtomicU64::new(u64::MAX)).collect();
+    let stops: Vec<AtomicBool> = units.iter().map(|_| AtomicBool::new(false)).collect();
+    let ended = AtomicBool::new(false);
+    let limit_ms = limit.as_millis() as u64;
+    let ms = || round.elapsed().as_millis() as u64;
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !ended.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(10));
+                let now = ms();
+                for (start, stop) in starts.iter().zip(&stops) {
+                    let t = start.load(Ordering::Relaxed);
+                    if t != u64::MAX && now.saturating_sub(t) >= limit_ms {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        });
+        let indices: Vec<u64> = (0..units.len() as u64).collect();
+        let measured = pool.map_prefix(&indices, |i| {
+            let i = i as usize;
+            starts[i].store(ms(), Ordering::Relaxed);
+            let t = thread_cpu_seconds();
+            let finished = search(units[i], &stops[i]);
+            Some((thread_cpu_seconds() - t, finished))
+        });
+        ended.store(true, Ordering::Relaxed);
+        measured
+    })
+}
+
 impl UnitsCost {
     /// The dry run's report, as [`Cost::report`]'s: the run, the sample, the shard, the whole
-    /// run, memory and output, then `cost: key=value ...` for scripts, whose `bound` is
-    /// `lower` when a sampled unit was stopped (the times are then at least those said).
+    /// run, memory and output, then `cost: key=value ...` for scripts, whose `cut` counts the
+    /// sampled units stopped at [`UNITS_SAMPLE_LIMIT`] (the estimate is then low).
     pub fn report(&self) -> String {
         let threads = self.threads;
         let on = if threads == 1 { "1 thread".to_string() } else { format!("{threads} threads") };
         let count = self.shard.count();
-        let (about, bound) =
-            if self.unfinished > 0 { ("at least", "lower") } else { ("about", "estimate") };
+        let about = "about";
         let stopped = if self.unfinished > 0 {
             format!(
-                "; {} of them stopped at the sample's limit ({} s), their time counted as what \
-                 they had run: the times below are lower bounds",
+                "; {} of them stopped after {} s, counted as that (the estimate below is low)",
                 self.unfinished,
                 UNITS_SAMPLE_LIMIT.as_secs()
             )
@@ -349,7 +387,7 @@ impl UnitsCost {
              memory:    {} MB at most in this process (the sample's workers included)\n\
              output:    about {} kB per shard (without loops; each loop found adds a row)\n\
              cost: units={} seconds={:.1} threads={threads} core_hours={:.4} memory_bytes={} \
-             output_bytes={} bound={bound}\n",
+             output_bytes={} cut={}\n",
             self.run,
             self.shard,
             self.sampled_units,
@@ -368,6 +406,7 @@ impl UnitsCost {
             self.core_hours,
             self.memory_bytes,
             self.output_bytes,
+            self.unfinished,
         )
     }
 }
@@ -412,9 +451,9 @@ mod tests {
     use super::sample_units_within;
 
     /// The units sampled are the shard's own, spread through it; quick units are all sampled;
-    /// units that never end are stopped at the limit and make the times lower bounds.
+    /// units that never end are each stopped at the limit and make the estimate a low one.
     #[test]
-    fn a_units_sample_is_the_shards_and_says_when_it_is_a_bound() {
+    fn a_units_sample_is_the_shards_and_says_when_it_is_low() {
         let pool = Pool::new(2).unwrap();
         let shard = Shard::new(2, 3).unwrap();
         let seen = Mutex::new(BTreeSet::new());
@@ -426,10 +465,11 @@ mod tests {
         let seen = seen.into_inner().unwrap();
         assert_eq!(seen, (0..100).filter(|u| u % 3 == 1).collect::<BTreeSet<u64>>());
         assert_eq!((cost.sampled_units, cost.shard_units, cost.unfinished), (33, 33, 0));
-        assert!(cost.report().ends_with("bound=estimate\n"), "{}", cost.report());
-        // Units that never end: the first round, one unit per thread, each in the middle of
-        // its half of the shard, is stopped at the limit, and the sample ends with it.
-        let first = Mutex::new(Vec::new());
+        assert!(cost.report().ends_with(" cut=0\n"), "{}", cost.report());
+        // Units that never end: each is stopped at the limit; the first round is one unit per
+        // thread, each in the middle of its half of the shard, and the rounds double until the
+        // sample holds 32 units and has lasted a second.
+        let seen = Mutex::new(BTreeSet::new());
         let limit = Duration::from_millis(50);
         let cost = sample_units_within(
             limit,
@@ -439,18 +479,17 @@ mod tests {
             1 << 20,
             10,
             |u, stop| {
-                first.lock().unwrap().push(u);
+                seen.lock().unwrap().insert(u);
                 while !stop.load(Ordering::Relaxed) {
                     std::hint::spin_loop();
                 }
                 false
             },
         );
-        let mut first = first.into_inner().unwrap();
-        first.sort();
-        assert_eq!(first, [1 << 18, 3 << 18]);
-        assert_eq!((cost.sampled_units, cost.unfinished), (2, 2));
-        assert!(cost.unit_seconds > 0.0);
-        assert!(cost.report().contains("at least") && cost.report().ends_with("bound=lower\n"));
+        let seen = seen.into_inner().unwrap();
+        assert!(seen.contains(&(1 << 18)) && seen.contains(&(3 << 18)), "{seen:?}");
+        assert_eq!((cost.sampled_units, cost.unfinished), (32, 32));
+        assert!(cost.unit_seconds > 0.0, "{}", cost.unit_seconds);
+        assert!(cost.report().contains("is low") && cost.report().ends_with(" cut=32\n"));
     }
 }
