@@ -15,6 +15,9 @@
 #   DIR: a `cycles hunt` output directory, or a directory of shard-NNN ones
 #   (default results/cycles/hunt-52/natural-uniform, the 52-card position hunt); BUDGET:
 #   ancestors searched from each position of a game (default 10^4).
+# Environment: BIN (default target/release/bataille), RECORDS (the records file the deals are
+# appended to, default results/records.csv), FROM_POSITIONS (the table of games, default
+# results/records-backward/from-positions.csv).
 set -euo pipefail
 # shellcheck source=scripts/extend-whole-game.sh
 source "$(dirname "$0")/extend-whole-game.sh"
@@ -24,7 +27,7 @@ BUDGET=${2:-10000}
 [[ $BUDGET =~ ^[1-9][0-9]*$ ]] || { echo "BUDGET must be a positive number, not '$BUDGET'" >&2; exit 2; }
 BIN=${BIN:-target/release/bataille}
 RECORDS=${RECORDS:-results/records.csv}
-OUT=results/records-backward/from-positions.csv
+OUT=${FROM_POSITIONS:-results/records-backward/from-positions.csv}
 [[ -d $HUNT ]] || { echo "no hunt directory $HUNT" >&2; exit 2; }
 parts=()
 if [[ -f $HUNT/summary.csv ]]; then
@@ -41,7 +44,9 @@ fi
 # The method, from the hunt's own summary (`game,positions C=4 V=13 natural sampler=uniform`).
 METHOD=$(awk -F, '$1 == "game" { split($2, w, " "); print w[4] }' "${parts[0]}/summary.csv")
 [[ $METHOD == natural || $METHOD == optimized ]] || { echo "$HUNT is not a position hunt of natural or optimized stacking" >&2; exit 2; }
-RUN=${HUNT#results/}
+# The run as named in the table: its path from here (never an absolute one), results/ dropped.
+RUN=${HUNT#"$PWD"/}
+RUN=${RUN#results/}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if ((${#parts[@]} == 1)) && [[ ${parts[0]} == "$HUNT" ]]; then
@@ -50,7 +55,7 @@ else
     "$BIN" merge "${parts[@]}" --partial --out "$work/merged" >/dev/null
     cp "$work/merged/records.csv" "$work/records.csv"
 fi
-mkdir -p results/records-backward
+mkdir -p "$(dirname "$OUT")"
 [[ -f $OUT ]] || echo "run,shards,position_tricks,position_cards,found_tricks,found_cards,budget,cpu_s,position,deal" >"$OUT"
 # The distinct positions of the merged top games (by tricks, then by cards), in that order.
 mapfile -t games < <(awk -F'"' 'NR > 1 && !seen[$2]++ { print $2 }' "$work/records.csv")

@@ -32,6 +32,13 @@
 #                   failed; the others keep their outputs)
 #   --dry-run       check everything, print the run's cost and the sbatch commands, and queue
 #                   nothing
+#   --then CMD      after the merge, run the shell command CMD as a job of its own (SLURM:
+#                   once the merge job has ended well; repeated, each after the one before),
+#                   in the directory submit.sh was called from, with DIR (the --out
+#                   directory, absolute) and BIN (the binary) in its environment and its log in
+#                   DIR/logs/then-I.log: the steps of a pipeline, e.g. the record pipeline
+#                   --then 'scripts/position-records.sh $DIR/merged' --then
+#                   'scripts/whole-game.sh' (docs/cluster.md)
 #   --local         no SLURM: run the tasks here, one after another (each on --cpus threads,
 #                   default every core), then the merge, into the same DIR and layout: the
 #                   merged results are those of the cluster run. Ctrl-C stops the task under
@@ -92,6 +99,7 @@ bin=
 tasks=
 dry_run=false
 local=false
+then=()
 while (($#)); do
     case $1 in
         --shards) shards=${2-}; shift 2 || die "--shards needs a value" ;;
@@ -101,6 +109,11 @@ while (($#)); do
         --tasks) tasks=${2-}; shift 2 || die "--tasks needs a value" ;;
         --dry-run) dry_run=true; shift ;;
         --local) local=true; shift ;;
+        --then)
+            [[ -n ${2-} ]] || die "--then needs a command"
+            then+=("$2")
+            shift 2
+            ;;
         --) shift; break ;;
         *) die "unknown option '$1' (the search comes after --, e.g. -- explore ... --out DIR)" ;;
     esac
@@ -362,6 +375,9 @@ shard_cmd=(sbatch --parsable --job-name "$name" --array "$array" --cpus-per-task
     --chdir "$out" "${task_args[@]}")
 merge_cmd=(sbatch --parsable --job-name "$name-merge" --cpus-per-task 1 --time "$limit"
     --open-mode append --output "$out/logs/merge.log" --chdir "$out")
+# The steps after the merge: in the directory of the submission, DIR and BIN exported.
+then_cmd=(sbatch --parsable --cpus-per-task "$cpus" --time "$limit" --open-mode append
+    --chdir "$PWD" --export "ALL,DIR=$out,BIN=$bin")
 
 # The array's task numbers, one a line (3,7,10-12: 3 7 10 11 12).
 task_numbers() {
@@ -379,12 +395,18 @@ if $dry_run && $local; then
     done
     printf '%q ' "${merge_args[@]}"
     echo
+    for step in "${then[@]}"; do printf 'DIR=%q BIN=%q bash -c %q\n' "$out" "$bin" "$step"; done
     exit 0
 elif $dry_run; then
     printf '%q ' "${shard_cmd[@]}"
     echo
     printf '%q ' "${merge_cmd[@]}" --dependency afterany:JOBID "${merge_args[@]}"
     echo
+    for i in "${!then[@]}"; do
+        printf '%q ' "${then_cmd[@]}" --job-name "$name-then-$((i + 1))" \
+            --output "$out/logs/then-$((i + 1)).log" --dependency afterok:JOBID --wrap "${then[i]}"
+        echo
+    done
     exit 0
 fi
 
@@ -410,6 +432,7 @@ if $local; then
         echo "binary: $bin ($("$bin" --version 2>/dev/null || echo 'no version'))"
         echo "tasks: $array, $cpus CPUs, on $(hostname) without SLURM"
         echo "jobs: local"
+        for step in "${then[@]}"; do echo "then: local: $step"; done
     } >>"$out/submit.txt"
     stopped=false
     child=
@@ -439,6 +462,19 @@ if $local; then
     "${merge_args[@]}" >>"$out/logs/merge.log" 2>&1 || status=$?
     ((status == 0)) || { tail -n 3 "$out/logs/merge.log" >&2; exit "$status"; }
     echo "merged results in $out/merged (logs in $out/logs)"
+    for i in "${!then[@]}"; do
+        $stopped && exit 130
+        log=$out/logs/then-$((i + 1)).log
+        echo "then: ${then[i]}"
+        DIR=$out BIN=$bin setsid bash -c "${then[i]}" >>"$log" 2>&1 </dev/null &
+        child=$!
+        status=0
+        while kill -0 "$child" 2>/dev/null; do wait "$child" || true; done
+        wait "$child" || status=$?
+        child=
+        $stopped && exit 130
+        ((status == 0)) || { tail -n 3 "$log" >&2; die "the step '${then[i]}' failed (exit $status): see $log"; }
+    done
     exit 0
 fi
 
@@ -449,12 +485,24 @@ if ! merge=$("${merge_cmd[@]}" --dependency "afterany:$job" "${merge_args[@]}");
     die "sbatch refused the merge job: job array $job cancelled"
 fi
 merge=${merge%%;*}
+previous=$merge
+steps=()
+for i in "${!then[@]}"; do
+    if ! step=$("${then_cmd[@]}" --job-name "$name-then-$((i + 1))" --output "$out/logs/then-$((i + 1)).log" \
+        --dependency "afterok:$previous" --wrap "${then[i]}"); then
+        scancel "$job" "$merge" "${steps[@]}" || true
+        die "sbatch refused the step '${then[i]}': the jobs of this submission are cancelled"
+    fi
+    previous=${step%%;*}
+    steps+=("$previous")
+done
 {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "search: ${command[*]} ${args[*]} (shards $shards)"
     echo "binary: $bin ($("$bin" --version 2>/dev/null || echo 'no version'))"
     echo "tasks: $array, $cpus CPUs, time limit $limit"
     echo "jobs: array $job, merge $merge"
+    for i in "${!then[@]}"; do echo "then: job ${steps[i]}: ${then[i]}"; done
 } >>"$out/submit.txt"
-echo "job array $job ($array of $shards shards), merge job $merge"
+echo "job array $job ($array of $shards shards), merge job $merge${steps[*]:+, then ${steps[*]}}"
 echo "logs in $out/logs, merged results in $out/merged"

@@ -333,8 +333,12 @@ STANDIN
 chmod +x "$paused"
 "$submit" --shards 4 --cpus 1 --time 10 --bin "$paused" -- "${c4v13[@]}" --checkpoint-every 1 \
     --out "$runs/c4v13" >/dev/null
-"$submit" --shards 3 --cpus 1 --time 10 --bin "$bin" -- "${positions[@]}" --out "$runs/positions" \
-    >/dev/null
+# With the record pipeline after its merge: the walk back from its longest games (records
+# and table kept in its DIR), then a step that reads what the walk wrote.
+"$submit" --shards 3 --cpus 1 --time 10 --bin "$bin" \
+    --then "RECORDS=\$DIR/records.csv FROM_POSITIONS=\$DIR/from-positions.csv $root/scripts/position-records.sh \$DIR/merged 100" \
+    --then 'wc -l <"$DIR/from-positions.csv" >"$DIR/rows.txt"' \
+    -- "${positions[@]}" --out runs/positions >/dev/null
 "$submit" --time 10 --bin "$bin" -- "${question[@]}" --out "$runs/solve" >/dev/null
 "$submit" --shards 3 --cpus 1 --time 10 --bin "$bin" -- "${census[@]}" --out "$runs/census" >/dev/null
 "$submit" --shards 2 --cpus 1 --time 10 --bin "$bin" -- "${blocks[@]}" --out "$runs/blocks" >/dev/null
@@ -410,6 +414,15 @@ compare c4v13 "${c4v13[@]}"
 compare c3v4 "${c3v4[@]}"
 compare positions "${positions[@]}"
 compare census "${census[@]}"
+# The record pipeline's steps ran after the merge, one after the other: a row per distinct game
+# of the merged records.csv (header aside), each with the deal the walk back found.
+games=$(awk -F'"' 'NR > 1 && !seen[$2]++' "$runs/positions/merged/records.csv" | wc -l)
+((games > 0)) && [[ $(cat "$runs/positions/rows.txt" 2>/dev/null) == $((games + 1)) ]] ||
+    fail "the record pipeline's steps did not run in turn: $(cat "$runs/positions/logs"/then-*.log)"
+grep -q '^runs/positions/merged,1,' "$runs/positions/from-positions.csv" ||
+    fail "the walk back's table names its run otherwise: $(head -n 2 "$runs/positions/from-positions.csv")"
+[[ -s $runs/positions/records.csv ]] || fail "the walk back appended no deal to its records file"
+say "positions: the record pipeline's two steps ran after the merge, in turn ($games games walked back)"
 "$bin" "${blocks[@]}" --out "$work/single/blocks.csv" >/dev/null 2>&1 || fail "the single run of blocks failed"
 cmp "$work/single/blocks.csv" "$runs/blocks/merged/catalogue.csv" >&2 ||
     fail "blocks: the merged catalogue differs from a single run's: $(cat "$runs/blocks/logs/merge.log")"
