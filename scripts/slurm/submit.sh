@@ -6,6 +6,7 @@
 #   scripts/slurm/submit.sh [OPTIONS] -- explore|hunt|bmn explore|cycles hunt ARGS... --out DIR
 #   scripts/slurm/submit.sh [OPTIONS] -- cycles census|aligned blocks ARGS... --out DIR
 #   scripts/slurm/submit.sh [OPTIONS] -- cycles solve ARGS... --split --period P --out DIR
+#   scripts/slurm/submit.sh [OPTIONS] --plan FILE
 #
 # A search (explore, hunt, bmn explore, cycles hunt) runs as shards of its work units. A census
 # (cycles census) and a search of aligned blocks (aligned blocks) run as shards of their units
@@ -39,11 +40,18 @@
 #                   DIR/logs/then-I.log: the steps of a pipeline, e.g. the record pipeline
 #                   --then 'scripts/position-records.sh $DIR/merged' --then
 #                   'scripts/whole-game.sh' (docs/cluster.md)
+#   --plan FILE     the run described in FILE (a plan: see below); the options given beside it
+#                   come after the plan's, so they win (--local, --tasks, --bin, --dry-run, ...)
 #   --local         no SLURM: run the tasks here, one after another (each on --cpus threads,
 #                   default every core), then the merge, into the same DIR and layout: the
 #                   merged results are those of the cluster run. Ctrl-C stops the task under
 #                   way at its checkpoint; the same command again goes on from there (only the
 #                   tasks not finished run again).
+#
+# A plan is the run written down once, for this machine (--local) and a cluster alike: lines of
+# options and the command, as typed after submit.sh, split at spaces (no quotes: a line
+# `--then CMD` keeps the rest of the line, spaces and all, as the step's command); `#` begins a
+# comment line. The command comes after a line or word `--`. See experiments/plans/.
 #
 # The cost: before anything is queued the search's first work units are played on this machine
 # for about a second (`bataille ... --dry-run`, on --cpus threads; for a census or blocks, a
@@ -92,6 +100,43 @@ seconds_of() {
 }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# --plan FILE: its options, then the other options given, then its command.
+for ((i = 1; i <= $#; i++)); do
+    [[ ${!i} == --plan ]] || { [[ ${!i} == -- ]] && break; continue; }
+    j=$((i + 1))
+    plan=${!j-}
+    [[ -n $plan ]] || die "--plan needs a file"
+    [[ -f $plan ]] || die "the plan '$plan' does not exist"
+    plan_options=() plan_command=() in_command=false
+    while IFS= read -r line || [[ -n $line ]]; do
+        [[ $line =~ ^[[:space:]]*(#|$) ]] && continue
+        [[ $line != *[\"\']* ]] || die "$plan: no quotes in a plan (a line '--then CMD' keeps the rest of the line as CMD): $line"
+        if [[ $line =~ ^[[:space:]]*--then[[:space:]]+(.*[^[:space:]])[[:space:]]*$ ]]; then
+            $in_command && die "$plan: a --then line after the command"
+            plan_options+=(--then "${BASH_REMATCH[1]}")
+            continue
+        fi
+        read -ra words <<<"$line"
+        for w in "${words[@]}"; do
+            if $in_command; then
+                plan_command+=("$w")
+            elif [[ $w == -- ]]; then
+                in_command=true
+            else
+                plan_options+=("$w")
+            fi
+        done
+    done <"$plan"
+    ((${#plan_command[@]})) || die "$plan: no command (it comes after --)"
+    given=("${@:1:i-1}" "${@:j+1}")
+    for w in "${given[@]}"; do
+        [[ $w != -- ]] || die "--plan $plan holds the command: give none after --"
+        [[ $w != --plan ]] || die "one --plan at a time"
+    done
+    set -- "${plan_options[@]}" "${given[@]}" -- "${plan_command[@]}"
+    break
+done
 shards=
 cpus=
 limit=02:00:00

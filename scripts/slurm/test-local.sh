@@ -14,16 +14,17 @@
 # 3. Checks that bad submissions are refused with nothing queued (a task longer than --time
 #    among them, with the shard count that fits) and that --dry-run prints the cost; submits
 #    C=2 V=6 natural exhaustive in 8 shards, a 52-card random run in 4 shards and a C=3 V=4
-#    position hunt (`cycles hunt`) in 3, a census (`cycles census`) in 3 and a search of
-#    aligned blocks in 2; requeues one of the 52-card tasks while it runs,
+#    position hunt (`cycles hunt`, followed by a two-step record pipeline, `--then`) in 3, a
+#    census (`cycles census`) in 3, a search of aligned blocks in 2 and a beggar-my-neighbour
+#    run (`bmn explore`) in 2; requeues one of the 52-card tasks while it runs,
 #    after its first checkpoint, and checks that it resumed from it; submits a C=3 V=4 hunt in
 #    3 shards without shard 3, checks that the merge job names it and fails, then submits that
 #    shard alone; submits a SAT question (C=1 V=5, loops turning 6 cards, `cycles solve
 #    --split`) as one task per part, whose merge job certifies the period.
 # 4. Checks every merged output byte-identical (all files but metadata.csv) to a single run of
 #    the same search, and the SAT question's merged files equal to a single run's but for the
-#    seconds; runs the census again without SLURM (`submit.sh --local`) and checks its shards
-#    and merged files equal to the SLURM run's.
+#    seconds; runs the census again without SLURM, from a plan (`submit.sh --local --plan`), and
+#    checks its shards and merged files equal to the SLURM run's.
 # 5. Stops the daemons it started, by their process ids, and removes the temporary folder.
 #
 # Exits 0 when everything matches, 1 on any difference or failure.
@@ -259,6 +260,16 @@ grep -q 'the period has 2 parts' "$work/refusal.log" ||
     fail "a question in 3 tasks was refused for another reason: $(cat "$work/refusal.log")"
 refused --bin "$bin" -- "${question[@]}" --part 1 --out "$runs/bad"
 refused --bin "$bin" -- cycles solve -c 1 -v 500 --cards --period 6 --split --out "$runs/bad"
+# Plans: a missing one, one with quotes, one without its command, one beside a command.
+refused --bin "$bin" --plan "$work/no-such.plan"
+printf '%s\n' "--then echo 'a b'" '-- explore -c 2 -v 6 --exhaustive --out x' >"$work/quoted.plan"
+refused --bin "$bin" --plan "$work/quoted.plan"
+grep -q 'no quotes in a plan' "$work/refusal.log" ||
+    fail "a plan with quotes was refused for another reason: $(cat "$work/refusal.log")"
+printf '%s\n' '--shards 2' >"$work/empty.plan"
+refused --bin "$bin" --plan "$work/empty.plan"
+printf '%s\n' '-- explore -c 2 -v 6 --exhaustive --out x' >"$work/good.plan"
+refused --bin "$bin" --plan "$work/good.plan" -- explore -c 2 -v 6 --exhaustive --out x
 queue_empty || fail "a refused submission queued something"
 dry=$("$submit" --dry-run --bin "$bin" -- "${question[@]}" --out "$runs/bad")
 grep -q '^# 2 tasks of 1 CPU, one part each' <<<"$dry" && grep -q '^# formula: ' <<<"$dry" ||
@@ -284,6 +295,8 @@ positions=(cycles hunt -c 3 -v 4 --random 200000 --seed 5)
 # checkpoints) and a search of aligned blocks (8 cards, the first size with loops: 54 units in
 # 2 shards, its catalogue merged the same way).
 census=(cycles census -c 3 -v 4)
+# Beggar-my-neighbour: 20,000 random deals of a 20-card deck in 2 shards.
+bmn=(bmn explore --counts 12,2,2,2,2 --random 20000 --seed 4)
 blocks=(aligned blocks --cards 8)
 # Submitted from another directory, with the binary given by --bin.
 cd "$work"
@@ -342,6 +355,7 @@ chmod +x "$paused"
 "$submit" --time 10 --bin "$bin" -- "${question[@]}" --out "$runs/solve" >/dev/null
 "$submit" --shards 3 --cpus 1 --time 10 --bin "$bin" -- "${census[@]}" --out "$runs/census" >/dev/null
 "$submit" --shards 2 --cpus 1 --time 10 --bin "$bin" -- "${blocks[@]}" --out "$runs/blocks" >/dev/null
+"$submit" --shards 2 --cpus 1 --time 10 --bin "$bin" -- "${bmn[@]}" --out "$runs/bmn" >/dev/null
 # The hunt without its shard 3: the merge must name it.
 "$submit" --shards 3 --cpus 1 --time 10 --tasks 1-2 --bin "$bin" -- "${c3v4[@]}" \
     --out "$runs/c3v4" >/dev/null
@@ -414,6 +428,7 @@ compare c4v13 "${c4v13[@]}"
 compare c3v4 "${c3v4[@]}"
 compare positions "${positions[@]}"
 compare census "${census[@]}"
+compare bmn "${bmn[@]}"
 # The record pipeline's steps ran after the merge, one after the other: a row per distinct game
 # of the merged records.csv (header aside), each with the deal the walk back found.
 games=$(awk -F'"' 'NR > 1 && !seen[$2]++' "$runs/positions/merged/records.csv" | wc -l)
@@ -427,13 +442,16 @@ say "positions: the record pipeline's two steps ran after the merge, in turn ($g
 cmp "$work/single/blocks.csv" "$runs/blocks/merged/catalogue.csv" >&2 ||
     fail "blocks: the merged catalogue differs from a single run's: $(cat "$runs/blocks/logs/merge.log")"
 say "blocks: merged shards' catalogue byte-identical to a single run's"
-# The same run without SLURM (--local): the same layout, and the merged files of the cluster's.
-"$submit" --local --shards 3 --cpus 1 --bin "$bin" -- "${census[@]}" --out "$runs/census-local" >/dev/null
+# The same run without SLURM (--local), written as a plan: the same layout, and the merged files
+# of the cluster's.
+printf '%s\n' '# the census of C=3 V=4 in 3 shards' '--shards 3 --cpus 1' \
+    "-- ${census[*]}" "--out $runs/census-local" >"$work/census.plan"
+"$submit" --local --bin "$bin" --plan "$work/census.plan" >/dev/null
 for d in merged shards; do
     diff -r --exclude metadata.csv "$runs/census/$d" "$runs/census-local/$d" >&2 ||
         fail "census: the --local run's $d differ from the SLURM run's"
 done
-say "census: a --local run gives the SLURM run's files"
+say "census: a --local run of its plan gives the SLURM run's files"
 # The SAT question: the parts' merge certifies the period, with the single run's loops and rows
 # (the solver's and the checker's seconds aside).
 untimed() {

@@ -138,9 +138,15 @@ pub fn dry_run<G: DealGame>(game: &G, plan: &Plan, shard: Shard, threads: usize)
     let shard_units = shard.units(units);
     let sampled = state.done.len();
     let shard_deals = plan.deals() as f64 * shard_units as f64 / units as f64;
-    let per_s = played as f64 / elapsed;
-    // The shard at the sample's speed; the whole run as `shard.count()` such shards.
-    let seconds = if sampled >= shard_units { elapsed } else { shard_deals / per_s.max(1e-9) };
+    // The sample's speed per core, the threads beyond this machine's cores counted as the
+    // cores a node would give them: the shard on `workers` such cores; the whole run as
+    // `shard.count()` such shards.
+    let per_core = played as f64 / elapsed / workers.min(cores()) as f64;
+    let seconds = if sampled >= shard_units && workers <= cores() {
+        elapsed
+    } else {
+        shard_deals / (per_core * workers as f64).max(1e-9)
+    };
     let (files, _) = result_files(Path::new("."), game, plan, &state)?;
     let key = plan.key();
     Ok(Cost {
@@ -171,7 +177,7 @@ impl Cost {
         format!(
             "dry run:   {}, shard {}\n\
              sample:    {} of the shard's {} units, {} {items} in {:.2} s on {on}: \
-             {per_s:.0} {items}/s\n\
+             {per_s:.0} {items}/s{}\n\
              shard:     {:.3e} {items}: about {} on {on} ({:.3} core-hours)\n\
              run:       {count} shards: {:.3} core-hours in all; on {} cores at once, about {}\n\
              memory:    {} MB at most in this process (the sample's workers included)\n\
@@ -185,6 +191,7 @@ impl Cost {
             self.shard_units,
             self.played,
             self.sample_seconds,
+            projected(threads),
             self.shard_deals,
             human_duration(secs),
             self.core_hours,
@@ -331,7 +338,10 @@ fn search_each_within(
     let starts: Vec<AtomicU64> = units.iter().map(|_| AtomicU64::new(u64::MAX)).collect();
     let stops: Vec<AtomicBool> = units.iter().map(|_| AtomicBool::new(false)).collect();
     let ended = AtomicBool::new(false);
-    let limit_ms = limit.as_millis() as u64;
+    // A thread among more threads than cores runs a share of the time: its unit's limit is
+    // stretched to give it the CPU time it would have alone.
+    let share = pool.threads().div_ceil(cores()).max(1) as u64;
+    let limit_ms = limit.as_millis() as u64 * share;
     let ms = || round.elapsed().as_millis() as u64;
     std::thread::scope(|s| {
         s.spawn(|| {
@@ -380,7 +390,7 @@ impl UnitsCost {
         format!(
             "dry run:   {}, shard {}\n\
              sample:    {} of the shard's {} units, spread evenly through it, in {:.2} s on {on}: \
-             {:.4} CPU s a unit on average{stopped}\n\
+             {:.4} CPU s a unit on average{stopped}{}\n\
              shard:     {about} {} on {on} ({:.3} core-hours)\n\
              run:       {count} shards: {about} {:.3} core-hours in all; on {} cores at once, \
              {about} {}\n\
@@ -394,6 +404,7 @@ impl UnitsCost {
             self.shard_units,
             self.sample_seconds,
             self.unit_seconds,
+            projected(threads),
             human_duration(self.seconds),
             self.core_hours,
             self.core_hours * count as f64,
@@ -409,6 +420,19 @@ impl UnitsCost {
             self.unfinished,
         )
     }
+}
+
+/// What the sample line adds when the threads asked for outnumber this machine's cores: the
+/// times below are for as many cores as threads, at this machine's speed per core.
+fn projected(threads: usize) -> String {
+    let here = cores();
+    if threads <= here {
+        return String::new();
+    }
+    format!(
+        " on this machine's {here} core{}; below, {threads} cores at its speed per core",
+        if here == 1 { "" } else { "s" }
+    )
 }
 
 /// The CPU seconds the calling thread has used (0 where they cannot be read).
