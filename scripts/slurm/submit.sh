@@ -42,11 +42,12 @@
 #                   'scripts/whole-game.sh' (docs/cluster.md)
 #   --plan FILE     the run described in FILE (a plan: see below); the options given beside it
 #                   come after the plan's, so they win (--local, --tasks, --bin, --dry-run, ...)
-#   --local         no SLURM: run the tasks here, one after another (each on --cpus threads,
-#                   default every core), then the merge, into the same DIR and layout: the
-#                   merged results are those of the cluster run. Ctrl-C stops the task under
-#                   way at its checkpoint; the same command again goes on from there (only the
-#                   tasks not finished run again).
+#   --local         no SLURM: run the tasks here, in the order of the array, as many at once
+#                   as the cores hold (each on --cpus threads, default every core: one at a
+#                   time), then the merge, into the same DIR and layout: the merged results are
+#                   those of the cluster run. Ctrl-C stops the tasks under way at their
+#                   checkpoints; the same command again goes on from there (a finished task
+#                   ends at once).
 #
 # A plan is the run written down once, for this machine (--local) and a cluster alike: lines of
 # options and the command, as typed after submit.sh, split at spaces (no quotes: a line
@@ -460,9 +461,9 @@ mkdir -p -- "$out/shards" "$out/checkpoints" "$out/logs"
 
 if $local; then
     # The tasks in the order of the array, each as SLURM runs it (shard.sh, its log appended),
-    # then the merge. A task that fails does not stop the others: the merge names it, as on
-    # SLURM. Ctrl-C or SIGTERM reaches the task under way (it stops at its checkpoint) and
-    # ends the run after it, exit 130.
+    # as many at once as the cores hold (cores / --cpus), then the merge. A task that fails
+    # does not stop the others: the merge names it, as on SLURM. Ctrl-C or SIGTERM reaches the
+    # tasks under way (each stops at its checkpoint) and ends the run after them, exit 130.
     exec 9>>"$out/.local.lock"
     flock -n 9 || die "another --local run of $out is under way"
     earlier=$(sed -n 's/^jobs: array \([0-9]*\), merge \([0-9]*\)$/\1,\2/p' "$out/submit.txt" 2>/dev/null | tail -n 1 || true)
@@ -481,25 +482,35 @@ if $local; then
     } >>"$out/submit.txt"
     stopped=false
     child=
-    trap 'stopped=true; [[ -n $child ]] && kill -TERM -- "-$child" 2>/dev/null || true' INT TERM
+    # The tasks under way (process group -> task), as many at once as the cores hold.
+    declare -A running=()
+    slots=$(($(nproc) / cpus))
+    ((slots >= 1)) || slots=1
+    trap 'stopped=true
+        for g in "${!running[@]}" $child; do kill -TERM -- "-$g" 2>/dev/null || true; done' INT TERM
     failed=()
+    # Waits for one task to end and notes how it ended (a trapped signal cuts `wait -n` short:
+    # it then returns with no process, and the caller waits again).
+    reap() {
+        local pid= status=0
+        wait -n -p pid "${!running[@]}" || status=$?
+        [[ -n ${pid-} ]] || return 0
+        ((status == 0)) || failed+=("${running[$pid]}")
+        unset "running[$pid]"
+    }
     for k in $(task_numbers); do
+        while ((${#running[@]} >= slots)); do reap; done
         $stopped && break
         echo "task $k of $shards ($cpus CPUs)"
         # A process group of its own, signalled whole as SLURM signals a task's processes
         # (and out of reach of the terminal's Ctrl-C, which this script passes on).
         SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_JOB_ID=local SLURM_CPUS_PER_TASK=$cpus \
             setsid "${task_args[@]}" >>"$out/logs/shard-$k.log" 2>&1 </dev/null &
-        child=$!
-        status=0
-        # A trapped signal cuts `wait` short: wait until the task has ended.
-        while kill -0 "$child" 2>/dev/null; do wait "$child" || true; done
-        wait "$child" || status=$?
-        child=
-        ((status == 0)) || failed+=("$k")
+        running[$!]=$k
     done
+    while ((${#running[@]})); do reap; done
     if $stopped; then
-        echo "stopped: the task under way kept its checkpoint; the same command goes on from there" >&2
+        echo "stopped: the tasks under way kept their checkpoints; the same command goes on from there" >&2
         exit 130
     fi
     ((${#failed[@]} == 0)) || echo "tasks that did not end well: ${failed[*]} (see $out/logs)" >&2

@@ -24,7 +24,9 @@
 # 4. Checks every merged output byte-identical (all files but metadata.csv) to a single run of
 #    the same search, and the SAT question's merged files equal to a single run's but for the
 #    seconds; runs the census again without SLURM, from a plan (`submit.sh --local --plan`), and
-#    checks its shards and merged files equal to the SLURM run's.
+#    checks its shards and merged files equal to the SLURM run's; stops a --local run of the
+#    52-card deals by SIGTERM after its first checkpoint, runs it again, and checks it resumed
+#    and merged to the single run's files.
 # 5. Stops the daemons it started, by their process ids, and removes the temporary folder.
 #
 # Exits 0 when everything matches, 1 on any difference or failure.
@@ -452,6 +454,28 @@ for d in merged shards; do
         fail "census: the --local run's $d differ from the SLURM run's"
 done
 say "census: a --local run of its plan gives the SLURM run's files"
+# A --local run stopped (SIGTERM) once its first checkpoint is written, then the same command
+# again: it resumes, and its merged files are the single run's.
+local_c4v13=("$submit" --local --shards 4 --cpus 1 --bin "$bin" -- "${c4v13[@]}" --checkpoint-every 1
+    --out "$runs/c4v13-local")
+"${local_c4v13[@]}" >"$work/local.log" 2>&1 &
+pid=$!
+for ((i = 0; ; i++)); do
+    [[ -f $runs/c4v13-local/checkpoints/shard-1.ckpt ]] && break
+    kill -0 "$pid" 2>/dev/null || fail "the --local run ended before its first checkpoint: $(cat "$work/local.log")"
+    ((i < 3000)) || fail "the --local run wrote no checkpoint within 5 minutes"
+    sleep 0.1
+done
+kill -TERM "$pid"
+status=0
+wait "$pid" || status=$?
+((status == 130)) || fail "the --local run stopped with exit $status, not 130: $(cat "$work/local.log")"
+"${local_c4v13[@]}" >/dev/null || fail "the --local run did not resume"
+grep -q 'resuming from' "$runs/c4v13-local/logs/shard-1.log" ||
+    fail "the --local run's shard 1 did not resume from its checkpoint"
+diff -r --exclude metadata.csv "$work/single/c4v13" "$runs/c4v13-local/merged" >&2 ||
+    fail "c4v13: the --local run stopped and resumed differs from a single run"
+say "c4v13: a --local run stopped by SIGTERM and run again gives the single run's files"
 # The SAT question: the parts' merge certifies the period, with the single run's loops and rows
 # (the solver's and the checker's seconds aside).
 untimed() {
