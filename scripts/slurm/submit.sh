@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Submits a sharded search to SLURM: a job array of N shards, one per array task, each with its
+# Submits a sharded run to SLURM: a job array of N shards, one per array task, each with its
 # own checkpoint (requeue-safe: a requeued or resubmitted task resumes where it stopped), and a
-# merge job that runs once every task has ended and checks that no shard is missing.
+# merge job that runs once every task has ended and checks that no shard is missing; or runs
+# the same tasks and merge on this machine (--local).
 #
 #   scripts/slurm/submit.sh [OPTIONS] -- explore|hunt|bmn explore|cycles hunt ARGS... --out DIR
 #   scripts/slurm/submit.sh [OPTIONS] -- cycles census|aligned blocks ARGS... --out DIR
@@ -56,22 +57,23 @@
 #
 # The cost: before anything is queued the search's first work units are played on this machine
 # for about a second (`bataille ... --dry-run`, on --cpus threads; for a census or blocks, a
-# sample of units spread through shard 1, whose times are lower bounds when one of them was cut
-# at 10 s), and the time of one task,
-# the core-hours of the run, the memory and output of a task are printed from that speed. A task
-# that would last longer than --time is refused, with the shard count that fits (the speed of
-# this machine is taken for the nodes': measure on a node when they differ).
+# sample of units spread through shard 1, each stopped after 30 s: `cut=N` counts them, and
+# makes the estimate low), and the time of one task, the core-hours of the run, the memory and
+# output of a task are printed from that speed (its speed per core when --cpus is more than
+# this machine's cores). A task that would last longer than --time is refused, with the shard
+# count that fits (the speed of this machine is taken for the nodes': measure on a node when
+# they differ).
 #
 # Under DIR (created before anything is queued):
 #   DIR/shards/shard-K/          output of shard K (aligned blocks: DIR/shards/shard-K.csv)
 #   DIR/checkpoints/shard-K.ckpt its checkpoint
 #   DIR/logs/shard-K.log         its log, every attempt appended
-#   DIR/logs/merge.log           log of the merge job
+#   DIR/logs/merge.log           log of the merge job (then-I.log: the I-th --then step's)
 #   DIR/merged/                  the merged results: the files of a single run
 #   DIR/submit.txt               the search, the shard count, the binary and the job ids
 #
-# The launcher owns --shard, --checkpoint, --resume and --threads: giving them is refused, and
-# so is --records (every shard would append to the file).
+# The launcher owns --shard, --checkpoint, --resume, --part, --merge, --dry-run and --threads:
+# giving them is refused, and so is --records (every shard would append to the file).
 # Partition, account and the like come from sbatch's own environment variables
 # (SBATCH_PARTITION, SBATCH_ACCOUNT, ...). DIR and the binary must be visible from every node.
 # See docs/cluster.md.
