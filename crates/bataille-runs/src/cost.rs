@@ -5,7 +5,7 @@
 //! run of units that are not deals (a census, a search of aligned blocks), on a sample of them.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use bataille_search::pool::Pool;
@@ -209,8 +209,8 @@ impl Cost {
     }
 }
 
-/// The longest a unit of a units sample may run: it is stopped then, and counts as the time it
-/// had run (less than its own).
+/// The most CPU time a unit of a units sample may take: it is stopped then, and counts as the
+/// time it had run (less than its own).
 const UNITS_SAMPLE_LIMIT: Duration = Duration::from_secs(30);
 
 /// What a shard of a run of independent units (a census, a search of aligned blocks) would
@@ -244,7 +244,7 @@ pub struct UnitsCost {
 /// through the shard (units differ in cost by orders of magnitude, and their cost follows
 /// their order: the first units alone would mislead), on `pool`'s threads. `search(u, stop)`
 /// searches unit `u` of the run (all shards counted) and says whether it finished; `stop` is
-/// set when it has run [`UNITS_SAMPLE_LIMIT`]. The sample starts with one unit per thread and
+/// set when it has had [`UNITS_SAMPLE_LIMIT`] of CPU time. The sample starts with one unit per thread and
 /// doubles until it holds [`MIN_UNITS_SAMPLED`] units and has lasted [`SAMPLE`], or its next
 /// round would pass [`MAX_SAMPLE`]. A unit's time is the CPU time of the thread that searched
 /// it (other work on the machine does not inflate it), and the shard's time that CPU time
@@ -333,24 +333,25 @@ fn search_each_within(
     limit: Duration,
     search: &(impl Fn(u64, &AtomicBool) -> bool + Sync),
 ) -> Vec<(f64, bool)> {
-    let round = Instant::now();
-    // When each unit started (milliseconds into the round; none yet: u64::MAX), and its stop.
-    let starts: Vec<AtomicU64> = units.iter().map(|_| AtomicU64::new(u64::MAX)).collect();
+    // Each unit under way: the CPU clock of the thread searching it (none: NO_CLOCK) and that
+    // clock's seconds when it started, polled by a watchdog that sets the unit's stop once it
+    // has had `limit` of CPU time (other work on the machine does not shorten its share).
+    const NO_CLOCK: i64 = i64::MIN;
+    let clocks: Vec<AtomicI64> = units.iter().map(|_| AtomicI64::new(NO_CLOCK)).collect();
+    let starts: Vec<AtomicU64> = units.iter().map(|_| AtomicU64::new(0)).collect();
     let stops: Vec<AtomicBool> = units.iter().map(|_| AtomicBool::new(false)).collect();
     let ended = AtomicBool::new(false);
-    // A thread among more threads than cores runs a share of the time: its unit's limit is
-    // stretched to give it the CPU time it would have alone.
-    let share = pool.threads().div_ceil(cores()).max(1) as u64;
-    let limit_ms = limit.as_millis() as u64 * share;
-    let ms = || round.elapsed().as_millis() as u64;
     std::thread::scope(|s| {
         s.spawn(|| {
             while !ended.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(10));
-                let now = ms();
-                for (start, stop) in starts.iter().zip(&stops) {
-                    let t = start.load(Ordering::Relaxed);
-                    if t != u64::MAX && now.saturating_sub(t) >= limit_ms {
+                for ((clock, start), stop) in clocks.iter().zip(&starts).zip(&stops) {
+                    let id = clock.load(Ordering::Acquire);
+                    if id == NO_CLOCK {
+                        continue;
+                    }
+                    let ran = clock_seconds(id) - f64::from_bits(start.load(Ordering::Relaxed));
+                    if ran >= limit.as_secs_f64() {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
@@ -359,10 +360,13 @@ fn search_each_within(
         let indices: Vec<u64> = (0..units.len() as u64).collect();
         let measured = pool.map_prefix(&indices, |i| {
             let i = i as usize;
-            starts[i].store(ms(), Ordering::Relaxed);
-            let t = thread_cpu_seconds();
+            let id = this_thread_clock();
+            let t = clock_seconds(id);
+            starts[i].store(t.to_bits(), Ordering::Relaxed);
+            clocks[i].store(id, Ordering::Release);
             let finished = search(units[i], &stops[i]);
-            Some((thread_cpu_seconds() - t, finished))
+            clocks[i].store(NO_CLOCK, Ordering::Release);
+            Some((clock_seconds(id) - t, finished))
         });
         ended.store(true, Ordering::Relaxed);
         measured
@@ -435,17 +439,40 @@ fn projected(threads: usize) -> String {
     )
 }
 
-/// The CPU seconds the calling thread has used (0 where they cannot be read).
-fn thread_cpu_seconds() -> f64 {
+/// The CPU clock of the calling thread, which other threads may read (where there are none,
+/// a wall clock).
+fn this_thread_clock() -> i64 {
     #[cfg(unix)]
     {
-        // SAFETY: clock_gettime only writes the struct it is given, which is owned here.
+        let mut id: libc::clockid_t = 0;
+        // SAFETY: pthread_getcpuclockid only writes the clock id it is given, owned here, for
+        // the calling thread, which exists.
+        if unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut id) } == 0 {
+            return i64::from(id);
+        }
+        i64::from(libc::CLOCK_THREAD_CPUTIME_ID)
+    }
+    #[cfg(not(unix))]
+    0
+}
+
+/// The seconds of clock `id` ([`this_thread_clock`]; 0 where it cannot be read).
+fn clock_seconds(id: i64) -> f64 {
+    #[cfg(unix)]
+    {
         let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0 {
+        // SAFETY: clock_gettime only writes the struct it is given, which is owned here.
+        if unsafe { libc::clock_gettime(id as libc::clockid_t, &mut t) } == 0 {
             return t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9;
         }
+        0.0
     }
-    0.0
+    #[cfg(not(unix))]
+    {
+        let _ = id;
+        static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+        START.get_or_init(Instant::now).elapsed().as_secs_f64()
+    }
 }
 
 /// The peak resident memory of this process, in bytes (0 where it cannot be read).
