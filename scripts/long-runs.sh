@@ -99,6 +99,11 @@ fi
 THREADS=${THREADS:-2}
 [[ $THREADS =~ ^[1-9][0-9]*$ ]] || { echo "THREADS must be a positive number, not '$THREADS'" >&2; exit 2; }
 mkdir -p target/long-runs-bin
+# `nice` alone does not yield to work started in another session where Linux groups processes
+# by session (sched_autogroup_enabled=1): each group gets an even share of the cores, whatever
+# its processes' nice values. The queue's own group is made as nice as its processes (started
+# with setsid, the group is the queue's alone).
+if [[ -w /proc/self/autogroup ]]; then echo 19 >/proc/self/autogroup 2>/dev/null || true; fi
 # One queue at a time (a second would replace the binary under the first); the lock goes with
 # the process, and the steps inherit it.
 exec 8>target/long-runs-bin/.lock
