@@ -101,9 +101,12 @@ THREADS=${THREADS:-2}
 mkdir -p target/long-runs-bin
 # `nice` alone does not yield to work started in another session where Linux groups processes
 # by session (sched_autogroup_enabled=1): each group gets an even share of the cores, whatever
-# its processes' nice values. The queue's own group is made as nice as its processes (started
-# with setsid, the group is the queue's alone).
-if [[ -w /proc/self/autogroup ]]; then echo 19 >/proc/self/autogroup 2>/dev/null || true; fi
+# its processes' nice values. The queue's own group is made as nice as its processes, when the
+# queue leads its session (started with setsid, as above: the group is then the queue's alone,
+# not its user's shell's).
+if [[ -w /proc/self/autogroup && $(ps -o sid= -p $$ | tr -d ' ') == "$$" ]]; then
+    echo 19 >/proc/self/autogroup 2>/dev/null || true
+fi
 # One queue at a time (a second would replace the binary under the first); the lock goes with
 # the process, and the steps inherit it.
 exec 8>target/long-runs-bin/.lock
