@@ -57,7 +57,7 @@
 #
 # The cost: before anything is queued the search's first work units are played on this machine
 # for about a second (`bataille ... --dry-run`, on --cpus threads; for a census or blocks, a
-# sample of units spread through shard 1, each stopped after 30 s: `cut=N` counts them, and
+# sample of units spread through shard 1, each stopped after 30 CPU s: `cut=N` counts them, and
 # makes the estimate low), and the time of one task, the core-hours of the run, the memory and
 # output of a task are printed from that speed (its speed per core when --cpus is more than
 # this machine's cores). A task that would last longer than --time is refused, with the shard
