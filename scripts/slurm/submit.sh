@@ -376,6 +376,20 @@ elif $dry_run; then
             int(mb) + (mb > int(mb)), int(kb) + (kb > int(kb)) }'
 fi
 
+# Refuses a run into DIR while the jobs of its last SLURM submission (the array, the merge, the
+# --then steps) are still queued or running: two tasks of one shard at once would write the
+# same checkpoint.
+refuse_if_queued() {
+    local earlier queued
+    earlier=$(awk '/^jobs: array [0-9]+, merge [0-9]+$/ { a = $3; sub(",", "", a); ids = a "," $5 }
+        /^then: job [0-9]+:/ { j = $3; sub(":", "", j); ids = ids "," j } END { print ids }' \
+        "$out/submit.txt")
+    [[ -n $earlier ]] || return 0
+    queued=$(squeue -h -j "$earlier" -o %i 2>/dev/null || true)
+    [[ -z $queued ]] ||
+        die "the jobs $earlier of $out are still queued or running: wait for them or scancel them"
+}
+
 out=$(readlink -m -- "$out")
 [[ ! -e $out || -d $out ]] || die "--out $out exists and is not a directory"
 if [[ -f $out/submit.txt ]]; then
@@ -384,12 +398,7 @@ if [[ -f $out/submit.txt ]]; then
     [[ $previous == "$current" ]] ||
         die "$out holds another search ($previous): choose another --out"
     # Two tasks of one shard at once would write the same checkpoint.
-    earlier=$(sed -n 's/^jobs: array \([0-9]*\), merge \([0-9]*\)$/\1,\2/p' "$out/submit.txt" | tail -n 1)
-    if [[ -n $earlier ]] && ! $dry_run; then
-        queued=$(squeue -h -j "$earlier" -o %i 2>/dev/null || true)
-        [[ -z $queued ]] ||
-            die "the jobs $earlier of $out are still queued or running: wait for them or scancel them"
-    fi
+    $dry_run || refuse_if_queued
 fi
 # Two runs into one DIR at once would write the same checkpoints: a --local run holds
 # DIR/.local.lock while it runs, and a submission checks it.
@@ -468,12 +477,7 @@ if $local; then
     # tasks under way (each stops at its checkpoint) and ends the run after them, exit 130.
     exec 9>>"$out/.local.lock"
     flock -n 9 || die "another --local run of $out is under way"
-    earlier=$(sed -n 's/^jobs: array \([0-9]*\), merge \([0-9]*\)$/\1,\2/p' "$out/submit.txt" 2>/dev/null | tail -n 1 || true)
-    if [[ -n $earlier ]] && command -v squeue >/dev/null; then
-        queued=$(squeue -h -j "$earlier" -o %i 2>/dev/null || true)
-        [[ -z $queued ]] ||
-            die "the jobs $earlier of $out are still queued or running: wait for them or scancel them"
-    fi
+    [[ ! -f $out/submit.txt ]] || ! command -v squeue >/dev/null || refuse_if_queued
     {
         echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
         echo "search: ${command[*]} ${args[*]} (shards $shards)"
