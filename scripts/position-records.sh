@@ -44,8 +44,9 @@ fi
 # The method, from the hunt's own summary (`game,positions C=4 V=13 natural sampler=uniform`).
 METHOD=$(awk -F, '$1 == "game" { split($2, w, " "); print w[4] }' "${parts[0]}/summary.csv")
 [[ $METHOD == natural || $METHOD == optimized ]] || { echo "$HUNT is not a position hunt of natural or optimized stacking" >&2; exit 2; }
-# The run as named in the table: its path from here (never an absolute one), results/ dropped.
-RUN=${HUNT#"$PWD"/}
+# The run as named in the table: its path from here, links resolved (never an absolute one),
+# results/ dropped.
+RUN=$(realpath -m --relative-to="$(pwd -P)" -- "$HUNT")
 RUN=${RUN#results/}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

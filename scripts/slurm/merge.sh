@@ -49,14 +49,18 @@ bin=${bin:-$(command -v bataille)} || {
 }
 
 echo "== merge of $shards shards of $dir, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+# The paths bataille is given (and writes into merged/metadata.csv) are DIR's own, never a
+# machine's: the merge runs in DIR.
+bin=$(readlink -f -- "$bin")
+cd -- "$dir"
 missing=()
 parts=()
 for ((k = 1; k <= shards; k++)); do
-    result=$dir/shards/shard-$k/state.txt
-    [[ $kind != parts ]] || result=$dir/shards/shard-$k/parts.csv
-    [[ $kind != states ]] || result=$dir/checkpoints/shard-$k.ckpt
-    if [[ -f $result && -f $dir/checkpoints/shard-$k.done ]]; then
-        if [[ $kind == states ]]; then parts+=("$result"); else parts+=("$dir/shards/shard-$k"); fi
+    result=shards/shard-$k/state.txt
+    [[ $kind != parts ]] || result=shards/shard-$k/parts.csv
+    [[ $kind != states ]] || result=checkpoints/shard-$k.ckpt
+    if [[ -f $result && -f checkpoints/shard-$k.done ]]; then
+        if [[ $kind == states ]]; then parts+=("$result"); else parts+=("shards/shard-$k"); fi
     else
         missing+=("$k")
     fi
@@ -73,13 +77,13 @@ if ((${#missing[@]})); then
 fi
 # --replace: a merge run again (after more shards were rerun) rewrites DIR/merged.
 if [[ $kind == states && ${question[0]} == aligned ]]; then
-    # The catalogue is one file, which blocks never replaces: the merge writes it anew.
-    mkdir -p "$dir/merged"
-    rm -f "$dir/merged/catalogue.csv"
-    exec "$bin" "${question[@]}" --merge "${parts[@]}" --out "$dir/merged/catalogue.csv"
-elif [[ $kind == states ]]; then
-    exec "$bin" "${question[@]}" --merge "${parts[@]}" --out "$dir/merged" --replace
-elif [[ $kind == parts ]]; then
-    exec "$bin" "${question[@]}" --merge "${parts[@]}" --out "$dir/merged" --replace
+    # The catalogue is one file, which blocks never replaces: the merge writes a new one beside
+    # it, put in its place once whole.
+    mkdir -p merged
+    rm -f merged/catalogue.csv.new
+    "$bin" "${question[@]}" --merge "${parts[@]}" --out merged/catalogue.csv.new
+    exec mv -f merged/catalogue.csv.new merged/catalogue.csv
+elif [[ $kind == states || $kind == parts ]]; then
+    exec "$bin" "${question[@]}" --merge "${parts[@]}" --out merged --replace
 fi
-exec "$bin" merge "${parts[@]}" --out "$dir/merged" --replace
+exec "$bin" merge "${parts[@]}" --out merged --replace

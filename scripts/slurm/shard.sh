@@ -29,9 +29,12 @@ shards=$2
 dir=$3
 shift 3
 k=${SLURM_ARRAY_TASK_ID:?run as a job array task (sbatch --array)}
-checkpoint=$dir/checkpoints/shard-$k.ckpt
-done=$dir/checkpoints/shard-$k.done
-out=$dir/shards/shard-$k
+# The paths bataille is given (and writes into its metadata.csv) are DIR's own, never a
+# machine's: the task runs in DIR.
+cd -- "$dir"
+checkpoint=checkpoints/shard-$k.ckpt
+done=checkpoints/shard-$k.done
+out=shards/shard-$k
 ! $file || out=$out.csv
 resume=()
 how="fresh start"

@@ -167,6 +167,9 @@ while (($#)); do
     esac
 done
 
+if $local && ((BASH_VERSINFO[0] < 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] < 1))); then
+    die "--local needs bash 5.1 or later (it waits for its tasks with wait -n -p); this is bash $BASH_VERSION"
+fi
 given_shards=$shards
 if [[ -n $shards ]]; then
     [[ $shards =~ ^[0-9]+$ ]] && ((10#$shards >= 1)) ||
@@ -331,15 +334,22 @@ if ! $dry_run && ! $local; then
 fi
 
 # The cost, measured on a sample of shard 1's own units (see the header); for a census or
-# blocks, this is also the check of the arguments.
+# blocks, this is also the check of the arguments. Not for a --local run that continues the
+# same run in DIR (checked when it started; a census's sample can take minutes): `cost:` alone.
 # (A checkpoint is named, unused, for a search that sets --checkpoint-every.)
-if [[ $mode == shards ]]; then
+continued=false
+if $local && ! $dry_run && [[ $mode != parts && -f $out/submit.txt ]] &&
+    [[ $(sed -n 's/^search: //p' "$out/submit.txt" | tail -n 1) == "${command[*]} ${args[*]} (shards $shards)" ]]; then
+    continued=true
+    echo "cost: seconds=0" >"$scratch/cost.log"
+fi
+if [[ $mode == shards ]] && ! $continued; then
     "$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads "$cpus" --dry-run \
         --checkpoint "$scratch/cost.ckpt" --out "$scratch/cost" >"$scratch/cost.log" 2>&1 || {
         sed 's/^/  /' "$scratch/cost.log" >&2
         die "bataille could not measure the search's cost: nothing queued"
     }
-elif [[ $mode == states ]]; then
+elif [[ $mode == states ]] && ! $continued; then
     "$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads "$cpus" --dry-run \
         --out "$scratch/cost" >"$scratch/cost.log" 2>&1 || {
         sed 's/^/  /' "$scratch/cost.log" >&2
@@ -380,18 +390,40 @@ fi
 # --then steps) are still queued or running: two tasks of one shard at once would write the
 # same checkpoint.
 refuse_if_queued() {
-    local earlier queued
+    local earlier queued stale
     earlier=$(awk '/^jobs: array [0-9]+, merge [0-9]+$/ { a = $3; sub(",", "", a); ids = a "," $5 }
         /^then: job [0-9]+:/ { j = $3; sub(":", "", j); ids = ids "," j } END { print ids }' \
         "$out/submit.txt")
     [[ -n $earlier ]] || return 0
-    queued=$(squeue -h -j "$earlier" -o %i 2>/dev/null || true)
+    # Steps left waiting on a merge or step that failed never run: they are cancelled, the
+    # others wait.
+    stale=$(squeue -h -j "$earlier" -o '%i %r' 2>/dev/null | awk '$2 == "DependencyNeverSatisfied" { print $1 }' || true)
+    if [[ -n $stale ]]; then
+        # shellcheck disable=SC2086
+        scancel $stale 2>/dev/null || true
+        echo "submit.sh: cancelled the steps of the last submission left waiting on a step that failed: $(echo $stale)" >&2
+    fi
+    queued=$(squeue -h -j "$earlier" -o '%i %r' 2>/dev/null | awk '$2 != "DependencyNeverSatisfied" { print $1 }' || true)
     [[ -z $queued ]] ||
         die "the jobs $earlier of $out are still queued or running: wait for them or scancel them"
 }
 
 out=$(readlink -m -- "$out")
 [[ ! -e $out || -d $out ]] || die "--out $out exists and is not a directory"
+# Two runs into one DIR at once would write the same checkpoints: every submission and --local
+# run holds DIR/.launcher.lock from its checks of DIR to its end (a submission's end is its
+# jobs queued and written down; a --local run's, its merge and steps). Opened for writing, as
+# a lock on a network file system needs.
+if ! $dry_run; then
+    mkdir -p -- "$out"
+    exec 9>>"$out/.launcher.lock"
+    lock=0
+    flock -n -E 75 9 || lock=$?
+    ((lock == 0)) || {
+        ((lock == 75)) && die "another submit.sh run of $out is under way (it holds $out/.launcher.lock)"
+        die "cannot lock $out/.launcher.lock (flock exit $lock): does its file system support locks?"
+    }
+fi
 if [[ -f $out/submit.txt ]]; then
     previous=$(sed -n 's/^search: //p' "$out/submit.txt" | tail -n 1)
     current="${command[*]} ${args[*]} (shards $shards)"
@@ -399,13 +431,6 @@ if [[ -f $out/submit.txt ]]; then
         die "$out holds another search ($previous): choose another --out"
     # Two tasks of one shard at once would write the same checkpoint.
     $dry_run || refuse_if_queued
-fi
-# Two runs into one DIR at once would write the same checkpoints: a --local run holds
-# DIR/.local.lock while it runs, and a submission checks it.
-if [[ -f $out/.local.lock ]] && ! $dry_run; then
-    exec 9<"$out/.local.lock"
-    flock -n 9 || die "a --local run of $out is under way: wait for it or stop it"
-    exec 9<&-
 fi
 name=bataille-$(basename -- "$out")
 array=${tasks:-1-$shards}
@@ -436,6 +461,21 @@ merge_cmd=(sbatch --parsable --job-name "$name-merge" --cpus-per-task 1 --time "
 then_cmd=(sbatch --parsable --cpus-per-task "$cpus" --time "$limit" --open-mode append
     --chdir "$PWD" --export "ALL,DIR=$out,BIN=$bin")
 
+# Appends this run to DIR/submit.txt: the date, the search, the binary, the tasks (TASKS: their
+# CPUs and where they run), JOBS (the jobs line), and a line per --then step with its job
+# (then_jobs, in the order of the steps).
+write_down() {
+    local i
+    {
+        echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+        echo "search: ${command[*]} ${args[*]} (shards $shards)"
+        echo "binary: $bin ($("$bin" --version 2>/dev/null || echo 'no version'))"
+        echo "tasks: $array, $1"
+        echo "$2"
+        for i in "${!then[@]}"; do echo "then: job ${then_jobs[i]}: ${then[i]}"; done
+    } >>"$out/submit.txt"
+}
+
 # The array's task numbers, one a line (3,7,10-12: 3 7 10 11 12).
 task_numbers() {
     local range
@@ -461,7 +501,8 @@ elif $dry_run; then
     echo
     for i in "${!then[@]}"; do
         printf '%q ' "${then_cmd[@]}" --job-name "$name-then-$((i + 1))" \
-            --output "$out/logs/then-$((i + 1)).log" --dependency afterok:JOBID --wrap "${then[i]}"
+            --output "$out/logs/then-$((i + 1)).log" --dependency afterok:JOBID \
+            --wrap "bash -c $(printf %q "${then[i]}")"
         echo
     done
     exit 0
@@ -475,17 +516,10 @@ if $local; then
     # as many at once as the cores hold (cores / --cpus), then the merge. A task that fails
     # does not stop the others: the merge names it, as on SLURM. Ctrl-C or SIGTERM reaches the
     # tasks under way (each stops at its checkpoint) and ends the run after them, exit 130.
-    exec 9>>"$out/.local.lock"
-    flock -n 9 || die "another --local run of $out is under way"
     [[ ! -f $out/submit.txt ]] || ! command -v squeue >/dev/null || refuse_if_queued
-    {
-        echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-        echo "search: ${command[*]} ${args[*]} (shards $shards)"
-        echo "binary: $bin ($("$bin" --version 2>/dev/null || echo 'no version'))"
-        echo "tasks: $array, $cpus CPUs, on $(hostname) without SLURM"
-        echo "jobs: local"
-        for step in "${then[@]}"; do echo "then: local: $step"; done
-    } >>"$out/submit.txt"
+    then_jobs=()
+    for step in "${then[@]}"; do then_jobs+=(local); done
+    write_down "$cpus CPUs, on $(hostname) without SLURM" "jobs: local"
     stopped=false
     child=
     # The tasks under way (process group -> task), as many at once as the cores hold.
@@ -493,14 +527,23 @@ if $local; then
     slots=$(($(nproc) / cpus))
     ((slots >= 1)) || slots=1
     trap 'stopped=true
-        for g in "${!running[@]}" $child; do kill -TERM -- "-$g" 2>/dev/null || true; done' INT TERM
+        for g in "${!running[@]}" $child; do kill -TERM -- "-$g" 2>/dev/null || true; done' INT TERM HUP
     failed=()
     # Waits for one task to end and notes how it ended (a trapped signal cuts `wait -n` short:
     # it then returns with no process, and the caller waits again).
     reap() {
-        local pid= status=0
+        local pid= status=0 p
         wait -n -p pid "${!running[@]}" || status=$?
-        [[ -n ${pid-} ]] || return 0
+        if [[ -z ${pid-} ]]; then
+            ((status == 127)) || return 0
+            # No task left to wait for, though some are listed: those no longer running ended
+            # with a status this shell cannot know.
+            for p in "${!running[@]}"; do
+                kill -0 "$p" 2>/dev/null || { failed+=("${running[$p]}"); unset "running[$p]"; }
+            done
+            sleep 0.1
+            return 0
+        fi
         ((status == 0)) || failed+=("${running[$pid]}")
         unset "running[$pid]"
     }
@@ -513,6 +556,8 @@ if $local; then
         SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_JOB_ID=local SLURM_CPUS_PER_TASK=$cpus \
             setsid "${task_args[@]}" >>"$out/logs/shard-$k.log" 2>&1 </dev/null &
         running[$!]=$k
+        # (A signal that came as it started.)
+        ! $stopped || kill -TERM -- "-$!" 2>/dev/null || true
     done
     while ((${#running[@]})); do reap; done
     if $stopped; then
@@ -530,12 +575,19 @@ if $local; then
         echo "then: ${then[i]}"
         DIR=$out BIN=$bin setsid bash -c "${then[i]}" >>"$log" 2>&1 </dev/null &
         child=$!
-        status=0
-        while kill -0 "$child" 2>/dev/null; do wait "$child" || true; done
-        wait "$child" || status=$?
+        # A trapped signal cuts `wait` short: wait again until the step has ended.
+        while :; do
+            status=0
+            wait "$child" || status=$?
+            kill -0 "$child" 2>/dev/null || break
+        done
         child=
         $stopped && exit 130
-        ((status == 0)) || { tail -n 3 "$log" >&2; die "the step '${then[i]}' failed (exit $status): see $log"; }
+        if ((status != 0)); then
+            tail -n 3 "$log" >&2
+            echo "submit.sh: the step '${then[i]}' failed (exit $status): see $log" >&2
+            exit "$status"
+        fi
     done
     exit 0
 fi
@@ -551,20 +603,14 @@ previous=$merge
 steps=()
 for i in "${!then[@]}"; do
     if ! step=$("${then_cmd[@]}" --job-name "$name-then-$((i + 1))" --output "$out/logs/then-$((i + 1)).log" \
-        --dependency "afterok:$previous" --wrap "${then[i]}"); then
+        --dependency "afterok:$previous" --wrap "bash -c $(printf %q "${then[i]}")"); then
         scancel "$job" "$merge" "${steps[@]}" || true
         die "sbatch refused the step '${then[i]}': the jobs of this submission are cancelled"
     fi
     previous=${step%%;*}
     steps+=("$previous")
 done
-{
-    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "search: ${command[*]} ${args[*]} (shards $shards)"
-    echo "binary: $bin ($("$bin" --version 2>/dev/null || echo 'no version'))"
-    echo "tasks: $array, $cpus CPUs, time limit $limit"
-    echo "jobs: array $job, merge $merge"
-    for i in "${!then[@]}"; do echo "then: job ${steps[i]}: ${then[i]}"; done
-} >>"$out/submit.txt"
+then_jobs=("${steps[@]}")
+write_down "$cpus CPUs, time limit $limit" "jobs: array $job, merge $merge"
 echo "job array $job ($array of $shards shards), merge job $merge${steps[*]:+, then ${steps[*]}}"
 echo "logs in $out/logs, merged results in $out/merged"

@@ -431,6 +431,10 @@ compare c3v4 "${c3v4[@]}"
 compare positions "${positions[@]}"
 compare census "${census[@]}"
 compare bmn "${bmn[@]}"
+# The tasks and merges are given DIR's own paths: no metadata.csv names the machine's folders.
+if grep -l -- "$work" "$runs"/*/merged/metadata.csv "$runs"/*/shards/shard-1/metadata.csv; then
+    fail "these metadata.csv name the test's folder $work"
+fi
 # The record pipeline's steps ran after the merge, one after the other: a row per distinct game
 # of the merged records.csv (header aside), each with the deal the walk back found.
 games=$(awk -F'"' 'NR > 1 && !seen[$2]++' "$runs/positions/merged/records.csv" | wc -l)

@@ -80,7 +80,8 @@ pub(crate) struct CensusArgs {
     /// Continue from the --checkpoint file.
     #[arg(long, requires = "checkpoint")]
     resume: bool,
-    /// Units searched in parallel between two checkpoints.
+    /// Units searched in parallel in a batch (a checkpoint is saved after a batch, at most
+    /// every 30 s).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     batch: u64,
     /// Positions visited at most in the tree of each loop, to count the deals that reach it
@@ -103,8 +104,9 @@ pub(crate) struct CensusArgs {
     #[arg(long, num_args = 1.., value_name = "CHECKPOINT", conflicts_with_all = ["shard", "resume"])]
     merge: Vec<PathBuf>,
     /// Search nothing and write nothing: search a sample of the shard's units, spread through
-    /// it, for a second or so, and print what the shard and the whole run would cost (time,
-    /// core-hours, memory, output), with a last `cost:` line for scripts.
+    /// it (a second to two minutes, each unit stopped after 30 s of CPU time), and print what
+    /// the shard and the whole run would cost (time, core-hours, memory, output), with a last
+    /// `cost:` line for scripts.
     #[arg(long, conflicts_with_all = ["merge", "resume"])]
     dry_run: bool,
 }

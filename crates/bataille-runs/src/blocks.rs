@@ -8,7 +8,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use bataille_cycles::blocks::{self, BlocksSpec, BlocksState, CatalogueRow};
@@ -20,7 +20,7 @@ use crate::Error;
 use crate::cost::{UnitsCost, sample_units};
 use crate::error::{Context, Result, bail};
 use crate::files::{
-    CheckpointDue, MAX_RECORDS_BYTES, MAX_STATE_BYTES, Outputs, Words, prepare_file_output,
+    Checkpointer, MAX_RECORDS_BYTES, MAX_STATE_BYTES, Outputs, Words, prepare_file_output,
     read_bounded, write_atomic,
 };
 use crate::progress::Steps;
@@ -35,9 +35,9 @@ pub struct BlocksConfig {
     pub shard: Shard,
     /// Worker threads (0: one per core).
     pub threads: usize,
-    /// Units searched between two checkpoints.
+    /// Units searched in a batch (the checkpoint is saved after batches: [`Checkpointer`]).
     pub batch: usize,
-    /// Where the state is saved (after batches: [`CheckpointDue`]), and whether the run
+    /// Where the state is saved (after batches: [`Checkpointer`]), and whether the run
     /// continues it.
     pub checkpoint: Option<PathBuf>,
     pub resume: bool,
@@ -146,35 +146,23 @@ impl Blocks {
     }
 
     /// Searches the pending units (the merged state of a merge saved first), saving the
-    /// checkpoint after batches ([`CheckpointDue`]) and telling `progress` the units done and what they found;
-    /// `stop` ends the search after the batch under way. A checkpoint that cannot be saved
-    /// ends it in an error, once the units are done.
+    /// checkpoint after batches ([`Checkpointer`]) and telling `progress` the units done and
+    /// what they found; `stop` ends the search within milliseconds, keeping the whole units
+    /// done. A checkpoint that cannot be saved ends it in an error, once the units are done.
     pub fn search(&mut self, stop: &AtomicBool, progress: &mut dyn FnMut(Steps<'_>)) -> Result<()> {
         self.started = Instant::now();
-        let checkpoint = self.config.checkpoint.as_deref();
-        if !self.config.merge.is_empty()
-            && let Some(path) = checkpoint
-        {
-            write_atomic(path, self.state.to_text().as_bytes())
-                .with_context(|| format!("cannot write {}", path.display()))?;
+        let mut checkpoint = Checkpointer::new(self.config.checkpoint.as_deref());
+        if !self.config.merge.is_empty() {
+            checkpoint.save(self.state.done, || self.state.to_text());
         }
         let pool = blocks::pool(self.config.threads).map_err(Error::new)?;
         let (from, total) = (self.state.done, self.state.shard_units());
-        let (mut save_error, mut due) = (None, CheckpointDue::new());
         blocks::run(&mut self.state, &pool, self.config.batch, stop, &mut |s| {
             let what = format!("{} cycles of rounds, {} nodes", s.cycles.len(), s.nodes);
             progress(Steps { done: s.done, from, total, what: &what });
-            if let Some(path) = checkpoint
-                && due.now(s.is_complete() || stop.load(Ordering::Relaxed))
-                && let Err(e) = write_atomic(path, s.to_text().as_bytes())
-            {
-                save_error.get_or_insert(e);
-            }
+            checkpoint.batch(s.done, || s.to_text());
         });
-        if let Some(e) = save_error {
-            bail!("cannot write the checkpoint: {e}");
-        }
-        Ok(())
+        checkpoint.finish(self.state.done, || self.state.to_text())
     }
 
     /// Replays every loop found by the engine (saying each that fails), then writes the

@@ -244,13 +244,14 @@ pub struct UnitsCost {
 /// through the shard (units differ in cost by orders of magnitude, and their cost follows
 /// their order: the first units alone would mislead), on `pool`'s threads. `search(u, stop)`
 /// searches unit `u` of the run (all shards counted) and says whether it finished; `stop` is
-/// set when it has had [`UNITS_SAMPLE_LIMIT`] of CPU time. The sample starts with one unit per thread and
-/// doubles until it holds [`MIN_UNITS_SAMPLED`] units and has lasted [`SAMPLE`], or its next
-/// round would pass [`MAX_SAMPLE`]. A unit's time is the CPU time of the thread that searched
-/// it (other work on the machine does not inflate it), and the shard's time that CPU time
-/// spread over the threads. The estimate is the sample's mean: with units this uneven, a small
-/// sample is a rough one. `output_bytes`: about the size of a shard's files. Nothing is
-/// written.
+/// set when it has had [`UNITS_SAMPLE_LIMIT`] of CPU time. The sample starts with one unit
+/// per thread and doubles until it holds [`MIN_UNITS_SAMPLED`] units and has lasted
+/// [`SAMPLE`], or its next round would pass [`MAX_SAMPLE`] at the mean so far; the units still
+/// running at [`MAX_SAMPLE`] are stopped, and count as cut. A unit's time is the CPU time of
+/// the thread that searched it (other work on the machine does not inflate it), and the
+/// shard's time that CPU time spread over the threads. The estimate is the sample's mean: with
+/// units this uneven, a small sample is a rough one. `output_bytes`: about the size of a
+/// shard's files. Nothing is written.
 pub fn sample_units(
     run: String,
     pool: &Pool,
@@ -284,7 +285,7 @@ fn sample_units_within(
             .map(|j| ((2 * j + 1) as u128 * shard_units as u128 / (2 * size) as u128) as u64)
             .map(|i| shard.index() + i * shard.count())
             .collect();
-        let measured = search_each_within(pool, &sample, limit, &search);
+        let measured = search_each_within(pool, &sample, limit, started + MAX_SAMPLE, &search);
         times = measured.iter().map(|&(t, _)| t).collect();
         unfinished = measured.iter().filter(|&&(_, finished)| !finished).count() as u64;
         let elapsed = started.elapsed();
@@ -295,7 +296,8 @@ fn sample_units_within(
         // budget at the mean so far.
         let next = (2 * size).min(shard_units);
         let mean = times.iter().sum::<f64>() / size as f64;
-        if elapsed.as_secs_f64() + mean * next as f64 / workers as f64 > MAX_SAMPLE.as_secs_f64() {
+        let running = workers.min(cores()) as f64;
+        if elapsed.as_secs_f64() + mean * next as f64 / running > MAX_SAMPLE.as_secs_f64() {
             break;
         }
         size = next;
@@ -325,12 +327,13 @@ const MIN_UNITS_SAMPLED: u64 = 32;
 /// ...or its next round would take it past this.
 const MAX_SAMPLE: Duration = Duration::from_secs(120);
 
-/// Searches each of `units` on `pool`, each stopped once it has run `limit`: its CPU seconds,
-/// and whether it finished.
+/// Searches each of `units` on `pool`, each stopped once it has run `limit` of CPU time, and
+/// all of them at `deadline`: its CPU seconds, and whether it finished.
 fn search_each_within(
     pool: &Pool,
     units: &[u64],
     limit: Duration,
+    deadline: Instant,
     search: &(impl Fn(u64, &AtomicBool) -> bool + Sync),
 ) -> Vec<(f64, bool)> {
     // Each unit under way: the CPU clock of the thread searching it (none: NO_CLOCK) and that
@@ -341,11 +344,23 @@ fn search_each_within(
     let starts: Vec<AtomicU64> = units.iter().map(|_| AtomicU64::new(0)).collect();
     let stops: Vec<AtomicBool> = units.iter().map(|_| AtomicBool::new(false)).collect();
     let ended = AtomicBool::new(false);
+    // Set however the search ends, a panic included (the scope waits for the watchdog).
+    struct Ended<'a>(&'a AtomicBool);
+    impl Drop for Ended<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
     std::thread::scope(|s| {
         s.spawn(|| {
             while !ended.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(10));
+                let late = Instant::now() >= deadline;
                 for ((clock, start), stop) in clocks.iter().zip(&starts).zip(&stops) {
+                    if late {
+                        stop.store(true, Ordering::Relaxed);
+                        continue;
+                    }
                     let id = clock.load(Ordering::Acquire);
                     if id == NO_CLOCK {
                         continue;
@@ -357,8 +372,9 @@ fn search_each_within(
                 }
             }
         });
+        let _ended = Ended(&ended);
         let indices: Vec<u64> = (0..units.len() as u64).collect();
-        let measured = pool.map_prefix(&indices, |i| {
+        pool.map_prefix(&indices, |i| {
             let i = i as usize;
             let id = this_thread_clock();
             let t = clock_seconds(id);
@@ -367,9 +383,7 @@ fn search_each_within(
             let finished = search(units[i], &stops[i]);
             clocks[i].store(NO_CLOCK, Ordering::Release);
             Some((clock_seconds(id) - t, finished))
-        });
-        ended.store(true, Ordering::Relaxed);
-        measured
+        })
     })
 }
 
@@ -450,7 +464,7 @@ fn this_thread_clock() -> i64 {
         if unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut id) } == 0 {
             return i64::from(id);
         }
-        i64::from(libc::CLOCK_THREAD_CPUTIME_ID)
+        i64::from(libc::CLOCK_MONOTONIC)
     }
     #[cfg(not(unix))]
     0

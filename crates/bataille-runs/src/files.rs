@@ -217,32 +217,55 @@ fn named(path: &Path, e: std::io::Error) -> std::io::Error {
 /// units end every few milliseconds.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(30);
 
-/// When the checkpoint of a run saved after its batches is due: after the first batch, then
-/// [`CHECKPOINT_EVERY`] after the last save, and after the last batch (the run's end, or its
-/// stop: a stopped run keeps all it did).
+/// The checkpoint of a run that saves its state after batches of units (a census, a search of
+/// aligned blocks): after the first batch, then [`CHECKPOINT_EVERY`] after the last save, and
+/// once more when the run ends or stops ([`Checkpointer::finish`]), so that a stopped run keeps
+/// all it did. A write that fails is reported by `finish`; the run goes on meanwhile.
 #[derive(Debug)]
-pub struct CheckpointDue {
+pub struct Checkpointer<'a> {
+    path: Option<&'a Path>,
     last: Option<Instant>,
+    /// The units done in the state saved last.
+    saved: Option<u64>,
+    error: Option<std::io::Error>,
 }
 
-impl CheckpointDue {
-    pub fn new() -> CheckpointDue {
-        CheckpointDue { last: None }
+impl<'a> Checkpointer<'a> {
+    /// Saves to `path` (`None`: never).
+    pub fn new(path: Option<&'a Path>) -> Checkpointer<'a> {
+        Checkpointer { path, last: None, saved: None, error: None }
     }
 
-    /// Whether to save after this batch (`last`: the run ends after it); counts it as saved.
-    pub fn now(&mut self, last: bool) -> bool {
-        let due = last || self.last.is_none_or(|t| t.elapsed() >= CHECKPOINT_EVERY);
-        if due {
-            self.last = Some(Instant::now());
+    /// After a batch: saves the state (`done` units; `text` writes it) if it is due.
+    pub fn batch(&mut self, done: u64, text: impl FnOnce() -> String) {
+        if self.last.is_none_or(|t| t.elapsed() >= CHECKPOINT_EVERY) {
+            self.save(done, text);
         }
-        due
     }
-}
 
-impl Default for CheckpointDue {
-    fn default() -> Self {
-        Self::new()
+    /// Saves the state now, whatever the time since the last save (a merged state, the state
+    /// at the run's end).
+    pub fn save(&mut self, done: u64, text: impl FnOnce() -> String) {
+        let Some(path) = self.path else { return };
+        self.last = Some(Instant::now());
+        match write_atomic(path, text().as_bytes()) {
+            Ok(()) => self.saved = Some(done),
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+    }
+
+    /// The run has ended or stopped with `done` units: saves the state unless the last save
+    /// holds it, and reports the first write that failed.
+    pub fn finish(mut self, done: u64, text: impl FnOnce() -> String) -> Result<()> {
+        if self.saved != Some(done) {
+            self.save(done, text);
+        }
+        match self.error {
+            Some(e) => bail!("cannot write the checkpoint: {e}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -858,6 +881,30 @@ fn writable(dir: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run's checkpoint after batches: the first batch saved, the next ones not before 30 s,
+    /// and the end saved whatever the time (a stop keeps all that was done).
+    #[test]
+    fn checkpoints_after_batches_keep_the_end() {
+        let dir = std::env::temp_dir().join(format!("bataille-batches-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.ckpt");
+        let read = || fs::read_to_string(&path).unwrap();
+        let mut checkpoint = Checkpointer::new(Some(&path));
+        checkpoint.batch(1, || "1".into());
+        assert_eq!(read(), "1");
+        checkpoint.batch(2, || "2".into());
+        assert_eq!(read(), "1", "saved again before 30 s");
+        checkpoint.finish(2, || "2".into()).unwrap();
+        assert_eq!(read(), "2");
+        // A write that fails is reported at the end.
+        let missing = dir.join("no-such-dir").join("run.ckpt");
+        let mut checkpoint = Checkpointer::new(Some(&missing));
+        checkpoint.batch(1, || "1".into());
+        let e = checkpoint.finish(1, || "1".into()).unwrap_err().to_string();
+        assert!(e.starts_with("cannot write the checkpoint: "), "{e}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     /// A file written piece by piece: replaced whole at the commit; dropped before it (an error
     /// on the way), the old file is as it was and no temporary file is left; a commit that

@@ -46,7 +46,7 @@ pub(crate) struct BlocksArgs {
     /// Continue from the --checkpoint file.
     #[arg(long, requires = "checkpoint")]
     resume: bool,
-    /// Units searched between checkpoints.
+    /// Units searched in a batch (a checkpoint is saved after a batch, at most every 30 s).
     #[arg(long, default_value_t = 16)]
     batch: usize,
     /// Write the catalogue here (CSV); standard output otherwise.
@@ -59,8 +59,9 @@ pub(crate) struct BlocksArgs {
     #[arg(long, num_args = 1.., value_name = "CHECKPOINT", conflicts_with_all = ["shard", "resume"])]
     merge: Vec<PathBuf>,
     /// Search nothing and write nothing: search a sample of the shard's units, spread through
-    /// it, for a second or so, and print what the shard and the whole run would cost (time,
-    /// core-hours, memory, output), with a last `cost:` line for scripts.
+    /// it (a second to two minutes, each unit stopped after 30 s of CPU time), and print what
+    /// the shard and the whole run would cost (time, core-hours, memory, output), with a last
+    /// `cost:` line for scripts.
     #[arg(long, conflicts_with_all = ["merge", "resume"])]
     dry_run: bool,
 }

@@ -10,7 +10,7 @@
 //! whole units only, and the checkpoint is replaced atomically.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use bataille_cycles::census::report::{LoopRow, cycles_csv, summary};
@@ -24,8 +24,8 @@ use crate::cost::{UnitsCost, sample_units};
 use crate::cycles::check_walk_memory;
 use crate::error::{Context, Result, bail};
 use crate::files::{
-    CheckpointDue, MAX_STATE_BYTES, OutputFiles, Outputs, Words, check_outside_outputs,
-    prepare_outputs, read_bounded, write_atomic,
+    Checkpointer, MAX_STATE_BYTES, OutputFiles, Outputs, Words, check_outside_outputs,
+    prepare_outputs, read_bounded,
 };
 use crate::progress::{MAX_DAYS, Steps, human_duration};
 use crate::say::Say;
@@ -39,11 +39,12 @@ pub struct CensusConfig {
     pub shard: Shard,
     /// Worker threads (0: one per core).
     pub threads: usize,
-    /// Units searched in parallel between two checkpoints.
+    /// Units searched in parallel in a batch (the checkpoint is saved after batches:
+    /// [`Checkpointer`]).
     pub batch: usize,
     /// Positions visited at most in the tree of each loop, to count the deals that reach it.
     pub budget: u64,
-    /// Where the state is saved (after batches: [`CheckpointDue`]), and whether the run
+    /// Where the state is saved (after batches: [`Checkpointer`]), and whether the run
     /// continues it.
     pub checkpoint: Option<PathBuf>,
     pub resume: bool,
@@ -140,36 +141,25 @@ impl Census {
         &self.state
     }
 
-    /// Searches the pending units, saving the checkpoint after batches ([`CheckpointDue`]) (and first, the
-    /// merged state of a merge) and telling `progress` the units done and the loops found;
+    /// Searches the pending units, saving the checkpoint after batches ([`Checkpointer`]; and
+    /// first, the merged state of a merge) and telling `progress` the units done and the loops
+    /// found;
     /// `stop` ends the search after the units under way. A checkpoint that cannot be saved
     /// ends it in an error, once the units under way are done.
     pub fn search(&mut self, stop: &AtomicBool, progress: &mut dyn FnMut(Steps<'_>)) -> Result<()> {
         self.started = Instant::now();
         let from = self.state.done;
         let total = self.state.shard_units();
-        let checkpoint = self.config.checkpoint.as_deref();
-        let (mut save_error, mut due) = (None, CheckpointDue::new());
-        let mut save = |s: &CensusState| {
-            if let Some(path) = checkpoint
-                && due.now(s.is_complete() || stop.load(Ordering::Relaxed))
-                && let Err(e) = write_atomic(path, s.to_text().as_bytes())
-            {
-                save_error.get_or_insert(e);
-            }
-        };
+        let mut checkpoint = Checkpointer::new(self.config.checkpoint.as_deref());
         if !self.config.merge.is_empty() {
-            save(&self.state);
+            checkpoint.save(self.state.done, || self.state.to_text());
         }
         census::run(&mut self.state, &self.pool, self.config.batch, stop, &mut |s| {
             let what = format!("{} loops, {} candidates", s.found.len(), s.candidates);
             progress(Steps { done: s.done, from, total, what: &what });
-            save(s);
+            checkpoint.batch(s.done, || s.to_text());
         });
-        if let Some(e) = save_error {
-            bail!("cannot write the checkpoint: {e}");
-        }
-        Ok(())
+        checkpoint.finish(self.state.done, || self.state.to_text())
     }
 
     /// Counts the deals that reach each loop (a walk of its tree each, which `stop` cuts short
