@@ -429,7 +429,7 @@ if [[ -f $out/submit.txt ]]; then
     current="${command[*]} ${args[*]} (shards $shards)"
     [[ $previous == "$current" ]] ||
         die "$out holds another search ($previous): choose another --out"
-    # Two tasks of one shard at once would write the same checkpoint.
+    # (A --local run too: it would share the checkpoints with the jobs.)
     $dry_run || refuse_if_queued
 fi
 name=bataille-$(basename -- "$out")
@@ -516,7 +516,6 @@ if $local; then
     # as many at once as the cores hold (cores / --cpus), then the merge. A task that fails
     # does not stop the others: the merge names it, as on SLURM. Ctrl-C or SIGTERM reaches the
     # tasks under way (each stops at its checkpoint) and ends the run after them, exit 130.
-    [[ ! -f $out/submit.txt ]] || ! command -v squeue >/dev/null || refuse_if_queued
     then_jobs=()
     for step in "${then[@]}"; do then_jobs+=(local); done
     write_down "$cpus CPUs, on $(hostname) without SLURM" "jobs: local"
