@@ -9,7 +9,8 @@
 # DIR/checkpoints/shard-K.ckpt. On a requeue (or a time limit, or pre-emption) SLURM sends
 # SIGTERM: bataille writes its checkpoint and the partial results and stops; the task's next
 # start finds the checkpoint and resumes from it. Only a shard that ran to the end gets
-# DIR/checkpoints/shard-K.done, which the merge job looks for. With --file the output is one
+# DIR/checkpoints/shard-K.done, which the merge job looks for. Each start appends its CPU
+# seconds to DIR/checkpoints/shard-K.cpu (start,end,cpu_s,exit). With --file the output is one
 # file, DIR/shards/shard-K.csv (the catalogue of a search of aligned blocks).
 #
 # With --parts, task K solves part K of a SAT question's period (`--part K`) into
@@ -34,6 +35,7 @@ k=${SLURM_ARRAY_TASK_ID:?run as a job array task (sbatch --array)}
 cd -- "$dir"
 checkpoint=checkpoints/shard-$k.ckpt
 done=checkpoints/shard-$k.done
+cpu=checkpoints/shard-$k.cpu
 out=shards/shard-$k
 ! $file || out=$out.csv
 resume=()
@@ -47,8 +49,9 @@ elif ! $parts && [[ -f $checkpoint ]]; then
 fi
 rm -f -- "$done"
 
+started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 echo "== shard $k/$shards: job ${SLURM_ARRAY_JOB_ID:-?}_$k on $(hostname) at" \
-    "$(date -u +%Y-%m-%dT%H:%M:%SZ), start $((${SLURM_RESTART_COUNT:-0} + 1)): $how"
+    "$started, start $((${SLURM_RESTART_COUNT:-0} + 1)): $how"
 # SLURM signals every process of the task (SIGTERM, then SIGKILL after KillWait). This shell
 # must outlive bataille: once the batch script exits, SLURM kills what is left of the task,
 # which could cut the last checkpoint short. So the shell only notes the signal (bataille has
@@ -69,6 +72,14 @@ while :; do
     # A signal ends `wait` early, before bataille does: wait again, for its exit status.
     [[ $signalled == true ]] || break
 done
+# The CPU seconds of this start (this shell's children: bataille, and a few short commands),
+# a line per start in checkpoints/shard-K.cpu: what the shard cost, requeues included.
+# (`times` in this shell, not in a pipeline's subshell, which has no children of its own.)
+times >"$cpu.times"
+seconds=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.1f", t }' "$cpu.times")
+rm -f -- "$cpu.times"
+[[ -f $cpu ]] || echo "start,end,cpu_s,exit" >"$cpu"
+echo "$started,$(date -u +%Y-%m-%dT%H:%M:%SZ),$seconds,$status" >>"$cpu"
 if ((status == 0)); then
     touch -- "$done"
     echo "== shard $k/$shards complete at $(date -u +%Y-%m-%dT%H:%M:%SZ)"

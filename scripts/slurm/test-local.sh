@@ -402,6 +402,10 @@ played=$(grep -o '[0-9]* deals played' "$log" | tail -n 1 | cut -d' ' -f1)
 total=$(sed -n 's/^deals: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 [[ -n $played && -n $total ]] && ((played < total)) ||
     fail "shard 2 played $played of its $total deals after the requeue: it did not resume"
+# Each start of the shard wrote its CPU seconds: stopped (130), then to its end (0).
+awk -F, 'NR == 2 && $4 == 130 && $3 > 0 { a = 1 } NR == 3 && $4 == 0 && $3 > 0 { b = 1 }
+    END { exit !(a && b && NR == 3) }' "$runs/c4v13/checkpoints/shard-2.cpu" ||
+    fail "shard 2's CPU seconds are not one line per start: $(cat "$runs/c4v13/checkpoints/shard-2.cpu")"
 say "requeued shard resumed from its checkpoint"
 
 grep -q 'missing or unfinished: 3' "$runs/c3v4/logs/merge.log" ||
