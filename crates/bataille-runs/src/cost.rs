@@ -263,7 +263,7 @@ pub fn sample_units(
     sample_units_within(UNITS_SAMPLE_LIMIT, run, pool, shard, total_units, output_bytes, search)
 }
 
-/// [`sample_units`], a round of the sample stopped after `limit`.
+/// [`sample_units`], each sampled unit stopped after `limit` of CPU time (the tests' is short).
 fn sample_units_within(
     limit: Duration,
     run: String,
@@ -395,7 +395,6 @@ impl UnitsCost {
         let threads = self.threads;
         let on = if threads == 1 { "1 thread".to_string() } else { format!("{threads} threads") };
         let count = self.shard.count();
-        let about = "about";
         let stopped = if self.unfinished > 0 {
             format!(
                 "; {} of them stopped after {} s, counted as that (the estimate below is low)",
@@ -409,9 +408,9 @@ impl UnitsCost {
             "dry run:   {}, shard {}\n\
              sample:    {} of the shard's {} units, spread evenly through it, in {:.2} s on {on}: \
              {:.4} CPU s a unit on average{stopped}{}\n\
-             shard:     {about} {} on {on} ({:.3} core-hours)\n\
-             run:       {count} shards: {about} {:.3} core-hours in all; on {} cores at once, \
-             {about} {}\n\
+             shard:     about {} on {on} ({:.3} core-hours)\n\
+             run:       {count} shards: about {:.3} core-hours in all; on {} cores at once, \
+             about {}\n\
              memory:    {} MB at most in this process (the sample's workers included)\n\
              output:    about {} kB per shard (without loops; each loop found adds a row)\n\
              cost: units={} seconds={:.1} threads={threads} core_hours={:.4} memory_bytes={} \
