@@ -18,8 +18,8 @@
 #   sat-scaling     docs/results-sat.md      scripts/sat-scaling.sh table (results/sat/scaling)
 #   position-hunts-c4v7, -c4v8, -c4v11
 #                   docs/results-cycles.md   scripts/position-hunts.sh table, one deck each
-#   hunt-52         docs/results-cycles.md   scripts/position-hunt-52.sh uniform status, each
-#                                            METHOD whose run has begun
+#   hunt-52         docs/results-cycles.md   scripts/slurm/progress.sh of each run begun
+#                                            under results/cycles/hunt-52 (METHOD-uniform)
 #   loop-rates      docs/results-cycles.md   results/loop-rates/table.md
 #   whole-game      docs/results-records.md  results/records-backward/whole-game.csv
 #   from-positions  docs/results-records.md  results/records-backward/from-positions.csv
@@ -110,7 +110,7 @@ awk -F, '
 # The 52-card position hunts: one row per run begun, from its `status` line.
 for method in natural optimized; do
     [[ -d results/cycles/hunt-52/$method-uniform ]] || continue
-    METHOD=$method scripts/position-hunt-52.sh uniform status
+    scripts/slurm/progress.sh "results/cycles/hunt-52/$method-uniform" 100
 done | awk '
     BEGIN {
         print "| run | shards done | positions played | looping | CPU s | positions per CPU-second |"

@@ -12,8 +12,9 @@
 # games.
 #
 # Usage: scripts/position-records.sh [DIR] [BUDGET]
-#   DIR: a `cycles hunt` output directory, or a directory of shard-NNN ones
-#   (default results/cycles/hunt-52/natural-uniform, the 52-card position hunt); BUDGET:
+#   DIR: a `cycles hunt` output directory, or the directory of a run in shards of
+#   scripts/slurm/submit.sh (its finished shards: shards/shard-K with checkpoints/shard-K.done;
+#   default results/cycles/hunt-52/natural-uniform, the 52-card position hunt); BUDGET:
 #   ancestors searched from each position of a game (default 10^4).
 # Environment: BIN (default target/release/bataille), RECORDS (the records file the deals are
 # appended to, default results/records.csv), FROM_POSITIONS (the table of games, default
@@ -35,9 +36,10 @@ if [[ -f $HUNT/summary.csv ]]; then
         { echo "$HUNT is not finished (its summary.csv says complete,false): resume it first" >&2; exit 2; }
     parts=("$HUNT")
 else
-    for d in "$HUNT"/shard-*/; do
+    # A run of scripts/slurm/submit.sh: its shards that ran to the end.
+    for d in "$HUNT"/shards/shard-*/; do
         d=${d%/}
-        [[ -f $d/summary.csv && ! -f $d.ckpt ]] && parts+=("$d")
+        [[ -f $d/summary.csv && -f $HUNT/checkpoints/${d##*/}.done ]] && parts+=("$d")
     done
 fi
 ((${#parts[@]} > 0)) || { echo "no finished hunt in $HUNT" >&2; exit 2; }

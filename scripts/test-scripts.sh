@@ -1,11 +1,11 @@
 #!/bin/bash
-# Tests of the long-run scripts' own logic (position-hunt-52.sh, sat-solves.sh,
-# record-hunts.sh, whole-game.sh, census.sh, position-records.sh, long-runs.sh,
-# book-tables.sh), in a scratch copy with a stand-in for the bataille binary: argument checks,
-# the lock and the lost-segment row of the position hunt, which limit a SAT question is
-# solved under, which census shards are done, that a signal to a script reaches the run under
-# way, and that the book's tables are made from the results and checked against them. A few
-# seconds; .ci/run calls it. The runs themselves are tested by the crates' tests.
+# Tests of the long-run scripts' own logic (sat-solves.sh, record-hunts.sh, whole-game.sh,
+# position-records.sh, long-runs.sh, book-tables.sh), in a scratch copy with a stand-in for
+# the bataille binary: argument checks, which limit a SAT question is solved under, which
+# shards of a run are done, that a signal to a script reaches the run under way (through the
+# cluster launcher's --local run, for the queue's plans), and that the book's tables are made
+# from the results and checked against them. A few seconds; .ci/run calls it. The runs
+# themselves are tested by the crates' tests, the launcher by scripts/slurm/test-local.sh.
 #
 # Usage: scripts/test-scripts.sh
 set -euo pipefail
@@ -13,16 +13,25 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 cd "$WORK"
-mkdir scripts
-cp "$ROOT"/scripts/{position-hunt-52,sat-solves,record-hunts,whole-game,census,position-records,extend-whole-game,long-runs,timed-run}.sh scripts/
+mkdir -p scripts/slurm experiments
+cp "$ROOT"/scripts/{sat-solves,record-hunts,whole-game,position-records,extend-whole-game,long-runs,timed-run}.sh scripts/
+cp "$ROOT"/scripts/slurm/{submit,shard,merge,progress}.sh scripts/slurm/
+cp -r "$ROOT"/experiments/plans experiments/
 # The stand-in: prints its arguments, waits SLEEP seconds, and for `cycles hunt` writes its
-# shard's summary. A SIGTERM stops it as bataille does: a moment to save, then exit 130 (or 0
+# shard's summary; the launcher's checks end at once. A SIGTERM stops it as bataille does: a moment to save, then exit 130 (or 0
 # with FINISH_ON_TERM set: a run that ended just as the stop came); a second SIGTERM in that
 # moment is a script's fault (each stop is passed on once): exit 99.
 cat >fake <<'EOF'
 #!/bin/bash
 # (Its sleeps must not hold the scripts' locks, inherited as fds 8 and 9, after it has gone.)
 exec 8>&- 9>&-
+# The cluster launcher's checks, at once: the argument check (no unit played), the version and
+# the cost.
+if [[ " $* " == *" --max-units 0 "* || $* == --version ]]; then exit 0; fi
+if [[ " $* " == *" --dry-run "* ]]; then
+    echo "cost: seconds=1 memory_bytes=1048576 output_bytes=1000"
+    exit 0
+fi
 echo $$ >>"$FAKE_PIDS"
 stopping=0
 # (With COALESCE set, a second signal within the moment is the same stop, as bataille takes
@@ -115,89 +124,6 @@ have() {
     done
 }
 
-# position-hunt-52.sh
-part="the position hunt's checks"
-if have /usr/bin/time flock pgrep pkill; then
-    hunt=results/cycles/hunt-52/natural-insert
-    for bad in 0 -1 abc 1.5; do
-        check "position hunt refuses MAX_SHARDS=$bad" 2 scripts/position-hunt-52.sh insert "$bad"
-    done
-    check "position hunt refuses THREADS=abc" 2 env THREADS=abc scripts/position-hunt-52.sh insert 1
-    check "position hunt refuses METHOD=random" 2 env METHOD=random scripts/position-hunt-52.sh uniform 1
-    check "position hunt status of a run not started" 0 scripts/position-hunt-52.sh insert status
-    has "  ... reads as 0 shards" "natural-insert: 0 of 10 shards done"
-    [[ ! -e $hunt ]] && echo "ok:   ... and creates nothing" || { echo "FAILED: status created $hunt"; failures=$((failures + 1)); }
-    check "position hunt plays 2 shards" 0 scripts/position-hunt-52.sh insert 2
-    [[ $(grep -c ',0,unknown$' $hunt/cpu.csv) == 2 ]] && echo "ok:   ... one cpu.csv row each" || { echo "FAILED: cpu.csv"; cat $hunt/cpu.csv; failures=$((failures + 1)); }
-    echo "3,2026-01-01T00:00:00Z,abc" >$hunt/running
-    check "a segment left running is written lost" 0 scripts/position-hunt-52.sh insert 1
-    has "  ... and said so" "shard 3: its segment started 2026-01-01T00:00:00Z was lost"
-    grep -q '^3,2026-01-01T00:00:00Z,,,lost,abc$' $hunt/cpu.csv && echo "ok:   ... its row" || { echo "FAILED: lost row"; cat $hunt/cpu.csv; failures=$((failures + 1)); }
-    echo "3,2026-01-01T00:00:00Z,abc" >$hunt/running
-    check "a segment already written is not written lost again" 0 scripts/position-hunt-52.sh insert 1
-    [[ $(grep -c '^3,2026-01-01T00:00:00Z,' $hunt/cpu.csv) == 1 ]] && echo "ok:   ... one row" || { echo "FAILED: two rows"; cat $hunt/cpu.csv; failures=$((failures + 1)); }
-    SLEEP=30 scripts/position-hunt-52.sh insert 1 >"$WORK/first" 2>&1 &
-    first=$!
-    for ((i = 0; i < 100; i++)); do grep -q "fake: " "$WORK/first" 2>/dev/null && break; sleep 0.1; done
-    check "a second run beside the first is refused" 2 scripts/position-hunt-52.sh insert 1
-    has "  ... naming the lock" "another run of natural-insert is under way"
-    kill -TERM "$first"
-    status=0
-    wait "$first" || status=$?
-    [[ $status == 130 ]] && echo "ok: SIGTERM to the hunt script stops it with 130" || { echo "FAILED: hunt script exit $status"; failures=$((failures + 1)); }
-    grep -q ',130,unknown$' $hunt/cpu.csv && [[ ! -e $hunt/running ]] && echo "ok:   ... its segment's row written, nothing left running" || { echo "FAILED: stopped segment"; cat $hunt/cpu.csv; failures=$((failures + 1)); }
-    if have pgrep pkill setsid; then
-        # A signal to the whole process group (what a scheduler or `timeout` sends) ends
-        # /usr/bin/time at once: the script still waits for the run to save and end.
-        rm -f "$WORK/out"
-        SLEEP=30 COALESCE=1 setsid scripts/position-hunt-52.sh insert 1 >"$WORK/out" 2>&1 &
-        group=$!
-        for ((i = 0; i < 100; i++)); do grep -q "fake: " "$WORK/out" 2>/dev/null && break; sleep 0.1; done
-        kill -TERM -- "-$group"
-        status=0
-        wait "$group" || status=$?
-        if [[ $status == 130 ]] && ! fakes_alive && grep -q "fake: stopped" "$WORK/out"; then
-            echo "ok: a signal to the hunt's process group: the run stops and ends before the script, exit 130"
-        else
-            echo "FAILED: a signal to the process group: exit $status"
-            sed 's/^/    /' "$WORK/out"
-            kill $(cat "$FAKE_PIDS") 2>/dev/null || true
-            failures=$((failures + 1))
-        fi
-    fi
-    if have pgrep pkill; then
-        rows=$(wc -l <$hunt/cpu.csv)
-        stop_check "a stop as a hunt shard ends" "fake: stopped" env FINISH_ON_TERM=1 scripts/position-hunt-52.sh insert 2
-        [[ $(grep -c "^fake: cycles" "$WORK/out") == 1 ]] && echo "ok:   ... and no further shard" ||
-            { echo "FAILED: a shard started after the stop"; sed 's/^/    /' "$WORK/out"; failures=$((failures + 1)); }
-        [[ $(tail -n +$((rows + 1)) $hunt/cpu.csv | grep -c ',0,unknown$') == 1 && $(wc -l <$hunt/cpu.csv) == $((rows + 1)) ]] &&
-            echo "ok:   ... the finished shard's row, and none for a shard not started" ||
-            { echo "FAILED: the rows after a stop"; cat $hunt/cpu.csv; failures=$((failures + 1)); }
-    fi
-fi
-
-# census.sh: a shard stopped by a signal leaves a partial state.txt beside its checkpoint; it
-# is resumed, not counted done.
-part="the census checks"
-if have /usr/bin/time; then
-    census=results/cycles/c4v3-natural
-    mkdir -p $census/shards/shard-01 $census/checkpoints
-    echo 2 >$census/shards.txt
-    echo partial >$census/shards/shard-01/state.txt
-    printf 'bataille cycles census state v1\nunits 8 done 1\n' >$census/checkpoints/shard-01.ckpt
-    check "census.sh status of a stopped shard" 0 scripts/census.sh 4 3 natural status
-    has "  ... says how far it went" "| 1 | 1 units done |"
-    check "census.sh resumes a stopped shard" 0 scripts/census.sh 4 3 natural
-    has "  ... with its checkpoint" "== shard 1/2 ("
-    has "  ... --resume" "--checkpoint $census/checkpoints/shard-01.ckpt --resume"
-    if have pgrep pkill; then
-        stop_check "SIGTERM to census.sh reaches the census" "fake: stopped" scripts/census.sh 4 3 natural
-        grep -q ',130,unknown$' $census/cpu.csv && echo "ok:   ... its row written" || { echo "FAILED: census row"; cat $census/cpu.csv; failures=$((failures + 1)); }
-        stop_check "a stop as a census shard ends" "fake: stopped" env FINISH_ON_TERM=1 scripts/census.sh 4 3 natural
-        if grep -q -- "--merge" "$WORK/out"; then echo "FAILED: the census merged after the stop"; failures=$((failures + 1)); fi
-    fi
-fi
-
 # sat-solves.sh
 check "sat-solves refuses LIMIT=abc" 2 env LIMIT=abc scripts/sat-solves.sh c4v5-natural-cards
 check "sat-solves refuses an unknown question" 2 scripts/sat-solves.sh c4v5-natrual-cards
@@ -251,19 +177,29 @@ printf 'bataille-search state 1\nmode random 26000000000\ncounts 81920 40960 409
     >results/hunts/checkpoints/c4v8-optimized-positions-2.ckpt
 mkdir -p results/sat/c4v6-natural-cards
 printf 'period_cards,deals,verdict\n' >results/sat/c4v6-natural-cards/instances.csv
+# The optimized hunt: shards 1 and 2 done (2 with a start lost with its machine), 3 under way.
+hunt=results/cycles/hunt-52/optimized-uniform
+mkdir -p $hunt/shards/shard-{1,2,3} $hunt/checkpoints
+printf 'game,positions C=4 V=13 optimized sampler=uniform\ndeals,1000\nlooping_deals,0\n' |
+    tee $hunt/shards/shard-{1,2,3}/summary.csv >/dev/null
+touch $hunt/checkpoints/shard-{1,2}.done $hunt/checkpoints/shard-3.ckpt
+printf 'start,end,cpu_s,exit\na,b,10.5,0\n' >$hunt/checkpoints/shard-1.cpu
+printf 'start,end,cpu_s,exit\na,,,lost\na,b,5,130\na,b,4.5,0\n' >$hunt/checkpoints/shard-2.cpu
+printf 'start,end,cpu_s,exit\na,b,7,130\n' >$hunt/checkpoints/shard-3.cpu
 check "long-runs status" 0 scripts/long-runs.sh status
 has "  ... and a SAT question started with nothing certified yet" "c4v6-natural-cards: periods certified none yet"
 rm -r results/sat/c4v6-natural-cards
-has "  ... says where the natural hunt stands" "natural-uniform: "
-has "  ... and a 32-card hunt not started" "c4v8-natural-positions-2: not started"
-has "  ... and a SAT question not started" "c4v7-natural-cards: not started"
-has "  ... and one under way, from its checkpoint" "c4v8-optimized-positions-2: 81920 of 26000000000 positions (checkpoint)"
-rm results/hunts/checkpoints/c4v8-optimized-positions-2.ckpt
+has "  ... says where a hunt stands: its finished shards, their positions and CPU" \
+    "optimized-uniform: 2 of 100 shards done, 2000 positions, 0 looping, 20 CPU s"
+has "  ... and a hunt not started" "natural-uniform: not started"
+rm -r results/cycles/hunt-52
 part="the queue's signal check"
 if have /usr/bin/time flock pgrep pkill; then
-    stop_check "SIGTERM to long-runs reaches the hunt under way" "fake: stopped" scripts/long-runs.sh
-    has "  ... and ends the queue" "stopped during: env THREADS=2 scripts/position-hunt-52.sh uniform (exit 130)"
-    if grep -q "position-records" "$WORK/out"; then
+    stop_check "SIGTERM to long-runs reaches the hunt under way" "stopped: the tasks under way kept their checkpoints" scripts/long-runs.sh
+    has "  ... and ends the queue" "stopped during: scripts/slurm/submit.sh --local --cpus 2 --bin $WORK/target/long-runs-bin/bataille --plan experiments/plans/hunt-52-natural-uniform.plan (exit 130)"
+    grep -q "fake: stopped" results/cycles/hunt-52/natural-uniform/logs/shard-1.log &&
+        echo "ok:   ... its task stopped at its checkpoint" || { echo "FAILED: the task's log"; cat results/cycles/hunt-52/natural-uniform/logs/shard-1.log; failures=$((failures + 1)); }
+    if grep -q "position-records\|task 2 of" "$WORK/out"; then
         echo "FAILED: a step started after the stop"
         failures=$((failures + 1))
     fi
@@ -273,7 +209,9 @@ fi
 # `experiment run` that writes each experiment's table.md.
 mkdir -p book/scripts book/docs book/results/records-backward book/results/hunts book/results/cycles
 : >book/results/records.csv
-cp "$ROOT"/scripts/{book-tables,sat-solves,sat-scaling,position-hunt-52,position-hunts,timed-run}.sh book/scripts/
+mkdir -p book/scripts/slurm
+cp "$ROOT"/scripts/{book-tables,sat-solves,sat-scaling,position-hunts,timed-run}.sh book/scripts/
+cp "$ROOT"/scripts/slurm/progress.sh book/scripts/slurm/
 cat >book/fake <<'EOF'
 #!/bin/bash
 [[ "$1 $2" == "experiment run" ]] || exit 2
@@ -304,11 +242,15 @@ printf 'deals,1500000000\nlooping_deals,70171880\n' >$v7/mutate/summary.csv
 seq 1 18 >$v7/seeds-mutate-ids.txt
 printf 'method,start,end,cpu_s,exit,commit\ndeals,a,b,1034,0,c\nmutate,a,b,,lost,c\n' >$v7/cpu.csv
 printf 'method,positions,budget_cpu_s\ndeals,2147483647,1200\nmutate,1500000000,1200\n' >$v7/plan.csv
-mkdir -p book/results/cycles/hunt-52/natural-uniform/shard-00{1,2,3}
-printf 'deals,500000000\nlooping_deals,0\n' | tee book/results/cycles/hunt-52/natural-uniform/shard-00{1,2,3}/summary.csv >/dev/null
+hunt=book/results/cycles/hunt-52/natural-uniform
+mkdir -p $hunt/shards/shard-{1,2,3} $hunt/checkpoints
+printf 'deals,500000000\nlooping_deals,0\n' | tee $hunt/shards/shard-{1,2,3}/summary.csv >/dev/null
 # Shard 3 under way: its positions and CPU are not counted until it is finished.
-: >book/results/cycles/hunt-52/natural-uniform/shard-003.ckpt
-printf 'shard,start,end,cpu_s,exit,commit\n1,a,b,500.5,0,c\n2,a,b,499.5,0,c\n3,a,b,300,130,c\n' >book/results/cycles/hunt-52/natural-uniform/cpu.csv
+touch $hunt/checkpoints/shard-{1,2}.done $hunt/checkpoints/shard-3.ckpt
+for k in 1 2 3; do printf 'start,end,cpu_s,exit\n' >$hunt/checkpoints/shard-$k.cpu; done
+echo a,b,500.5,0 >>$hunt/checkpoints/shard-1.cpu
+echo a,b,499.5,0 >>$hunt/checkpoints/shard-2.cpu
+echo a,b,300,130 >>$hunt/checkpoints/shard-3.cpu
 for name in whole-game from-positions; do
     printf '<!-- book-tables: %s -->\n<!-- end of book-tables: %s -->\n' $name $name >>book/docs/results-records.md
 done

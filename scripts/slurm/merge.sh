@@ -16,9 +16,10 @@
 # which certifies the period when every part is complete (a part undecided at its time limit
 # leaves the period undecided, and the merged directory names it).
 #
-# With --states, the shards are those of a census or of a search of aligned blocks: their
-# checkpoints (DIR/checkpoints/shard-K.ckpt, complete) are merged by the command's own --merge,
-# into DIR/merged (the census's files) or DIR/merged/catalogue.csv (the blocks' catalogue).
+# With --states, the shards are those of a census or of a search of aligned blocks: their final
+# states (a census's DIR/shards/shard-K/state.txt; the blocks' checkpoint,
+# DIR/checkpoints/shard-K.ckpt) are merged by the command's own --merge, into DIR/merged (the
+# census's files) or DIR/merged/catalogue.csv (the blocks' catalogue).
 set -euo pipefail
 bin=
 if [[ ${1-} == --bin ]]; then
@@ -58,7 +59,9 @@ parts=()
 for ((k = 1; k <= shards; k++)); do
     result=shards/shard-$k/state.txt
     [[ $kind != parts ]] || result=shards/shard-$k/parts.csv
-    [[ $kind != states ]] || result=checkpoints/shard-$k.ckpt
+    # A census's shard writes its final state into its output (equal to its last checkpoint);
+    # a search of blocks writes only its catalogue, so its checkpoint is the state.
+    [[ $kind != states || ${question[0]} == cycles ]] || result=checkpoints/shard-$k.ckpt
     if [[ -f $result && -f checkpoints/shard-$k.done ]]; then
         if [[ $kind == states ]]; then parts+=("$result"); else parts+=("shards/shard-$k"); fi
     else

@@ -38,6 +38,14 @@ done=checkpoints/shard-$k.done
 cpu=checkpoints/shard-$k.cpu
 out=shards/shard-$k
 ! $file || out=$out.csv
+# A shard that ran to the end is left as it is (a finished run resubmitted, or a whole array
+# run again for the shards still missing, redoes nothing): its .done, output and checkpoint
+# stay. Not a SAT part: a part undecided at its limit ends well too, and a raised --time-limit
+# goes on with it (--resume keeps what was decided).
+if ! $parts && [[ -f $done && -e $out ]]; then
+    echo "== shard $k/$shards: complete already ($done), nothing to do"
+    exit 0
+fi
 resume=()
 how="fresh start"
 if $parts && [[ -f $out/metadata.csv ]]; then
@@ -58,12 +66,22 @@ echo "== shard $k/$shards: job ${SLURM_ARRAY_JOB_ID:-?}_$k on $(hostname) at" \
 # had it too; a second one would make it quit without its checkpoint) and waits.
 signalled=false
 trap 'signalled=true' TERM INT
-if $parts; then
-    "$bin" "$@" --part "$k" "${resume[@]}" --out "$out" &
-else
-    "$bin" "$@" --shard "$k/$shards" --threads "${SLURM_CPUS_PER_TASK:-1}" \
-        --checkpoint "$checkpoint" "${resume[@]}" --out "$out" &
-fi
+# bataille's exit status comes through a file: a `wait` cut short by a signal, then called again
+# after the process has ended, can return -1 rather than its status (bash), and a shard that had
+# just ended well would then not be marked done. The subshell writes it once bataille has ended,
+# whatever signals came (a handler, not an ignored signal: bataille gets its signals as sent).
+exited=checkpoints/shard-$k.exit
+rm -f -- "$exited"
+(
+    trap : TERM INT
+    if $parts; then
+        "$bin" "$@" --part "$k" "${resume[@]}" --out "$out"
+    else
+        "$bin" "$@" --shard "$k/$shards" --threads "${SLURM_CPUS_PER_TASK:-1}" \
+            --checkpoint "$checkpoint" "${resume[@]}" --out "$out"
+    fi
+    echo $? >"$exited"
+) &
 pid=$!
 while :; do
     signalled=false
@@ -72,6 +90,8 @@ while :; do
     # A signal ends `wait` early, before bataille does: wait again, for its exit status.
     [[ $signalled == true ]] || break
 done
+if [[ -s $exited ]]; then status=$(<"$exited"); fi
+rm -f -- "$exited"
 # The CPU seconds of this start (this shell's children: bataille, and a few short commands),
 # a line per start in checkpoints/shard-K.cpu: what the shard cost, requeues included.
 # (`times` in this shell, not in a pipeline's subshell, which has no children of its own.)

@@ -297,12 +297,32 @@ bin=$(readlink -f -- "$bin")
 
 scratch=$(mktemp -d)
 trap 'rm -rf -- "$scratch"' EXIT
+# The checks and the cost sample below run bataille in the background and wait for it, so that
+# a stop (Ctrl-C, or SIGTERM to this script alone, as a queue sends it) reaches the run under
+# way and the script ends after it, exit 130, queueing nothing.
+checking=
+interrupted=false
+trap 'interrupted=true; [[ -z $checking ]] || kill -TERM "$checking" 2>/dev/null || true' INT TERM HUP
+checked() { # COMMAND...: runs it as above; its exit status
+    "$@" &
+    checking=$!
+    local status
+    while :; do
+        status=0
+        wait "$checking" || status=$?
+        # (A trapped signal cuts `wait` short: wait again until the command has ended.)
+        kill -0 "$checking" 2>/dev/null || break
+    done
+    checking=
+    ! $interrupted || { echo "submit.sh: stopped during the checks: nothing queued" >&2; exit 130; }
+    return "$status"
+}
 if [[ $mode == parts ]]; then
     # The question is checked, and its parts counted, by bataille's dry run (which reads the
     # solver seconds of earlier periods from DIR/merged when it holds them).
     costdir=$(readlink -m -- "$out")/merged
     [[ -d $costdir ]] || costdir=$scratch/cost
-    "$bin" "${command[@]}" "${args[@]}" --dry-run --out "$costdir" >"$scratch/cost.log" 2>&1 || {
+    checked "$bin" "${command[@]}" "${args[@]}" --dry-run --out "$costdir" >"$scratch/cost.log" 2>&1 || {
         sed 's/^/  /' "$scratch/cost.log" >&2
         die "bataille refused the question: nothing queued"
     }
@@ -315,7 +335,7 @@ elif [[ $mode == shards ]]; then
     # The arguments are checked before anything is queued: the search is started on a scratch
     # directory and stopped before its first unit.
     status=0
-    "$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads 1 --checkpoint "$scratch/ckpt" \
+    checked "$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads 1 --checkpoint "$scratch/ckpt" \
         --max-units 0 --out "$scratch/out" >"$scratch/log" 2>&1 || status=$?
     # 130: stopped as asked, before any work.
     if ((status != 0 && status != 130)); then
@@ -344,13 +364,13 @@ if $local && ! $dry_run && [[ $mode != parts && -f $out/submit.txt ]] &&
     echo "cost: seconds=0" >"$scratch/cost.log"
 fi
 if [[ $mode == shards ]] && ! $continued; then
-    "$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads "$cpus" --dry-run \
+    checked "$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads "$cpus" --dry-run \
         --checkpoint "$scratch/cost.ckpt" --out "$scratch/cost" >"$scratch/cost.log" 2>&1 || {
         sed 's/^/  /' "$scratch/cost.log" >&2
         die "bataille could not measure the search's cost: nothing queued"
     }
 elif [[ $mode == states ]] && ! $continued; then
-    "$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads "$cpus" --dry-run \
+    checked "$bin" "${command[@]}" "${args[@]}" --shard "1/$shards" --threads "$cpus" --dry-run \
         --out "$scratch/cost" >"$scratch/cost.log" 2>&1 || {
         sed 's/^/  /' "$scratch/cost.log" >&2
         die "bataille refused the run: nothing queued"
@@ -508,6 +528,7 @@ elif $dry_run; then
     exit 0
 fi
 
+! $interrupted || { echo "submit.sh: stopped before anything was queued" >&2; exit 130; }
 # The folders exist before the jobs are queued: SLURM opens the logs when a task starts.
 mkdir -p -- "$out/shards" "$out/checkpoints" "$out/logs"
 
@@ -519,14 +540,16 @@ if $local; then
     then_jobs=()
     for step in "${then[@]}"; do then_jobs+=(local); done
     write_down "$cpus CPUs, on $(hostname) without SLURM" "jobs: local"
-    stopped=false
     child=
     # The tasks under way (process group -> task), as many at once as the cores hold.
     declare -A running=()
     slots=$(($(nproc) / cpus))
     ((slots >= 1)) || slots=1
+    stopped=false
     trap 'stopped=true
         for g in "${!running[@]}" $child; do kill -TERM -- "-$g" 2>/dev/null || true; done' INT TERM HUP
+    # (A stop that came since the checks: no task starts.)
+    ! $interrupted || stopped=true
     failed=()
     # Waits for one task to end and notes how it ended (a trapped signal cuts `wait -n` short:
     # it then returns with no process, and the caller waits again).

@@ -26,7 +26,8 @@
 #    seconds; runs the census again without SLURM, from a plan (`submit.sh --local --plan`), and
 #    checks its shards and merged files equal to the SLURM run's; stops a --local run of the
 #    52-card deals by SIGTERM after its first checkpoint, runs it again, and checks it resumed
-#    and merged to the single run's files.
+#    and merged to the single run's files; runs it once more, finished, and checks that no
+#    shard ran again (their files untouched) and what scripts/slurm/progress.sh reads from it.
 # 5. Stops the daemons it started, by their process ids, and removes the temporary folder.
 #
 # Exits 0 when everything matches, 1 on any difference or failure.
@@ -312,40 +313,38 @@ grep -q 'still queued or running' "$work/refusal.log" ||
 (($(squeue -h -o %F | sort -n | tail -n 1) == last)) ||
     fail "a second submission into runs/c2v6 was queued"
 # The 52-card run's binary is a stand-in that makes its requeue certain: the first start of shard
-# 2 pauses bataille (SIGSTOP) as soon as its first checkpoint is written, until a signal comes
-# (the requeue's SIGTERM: bataille is continued, has it, writes its checkpoint and stops; a
-# signal that comes before the pause, as when the test sees the checkpoint first, cancels it). So
-# the shard is still running when the test requeues it, however fast the machine (it used to
-# end first, now and then). Every other start, and every other use, runs the binary itself.
-paused=$work/paused-bataille
-cat >"$paused" <<STANDIN
+# 2 plays 4 of its 31 units (`--max-units 4`: bataille stops there as a signal would stop it,
+# checkpoint written, exit 130) and the task stays running until the requeue's SIGTERM. So the
+# shard is still running, part done, when the test requeues it, however fast or loaded the
+# machine (a pause at the first checkpoint came too late when the first checkpoint was the last,
+# and the shard ended before the requeue, now and then). Every other start, and every other use,
+# runs the binary itself.
+# stand_in TASK FILE: writes that stand-in for task TASK (its first start: no checkpoint yet).
+stand_in() {
+    cat >"$2" <<STANDIN
 #!/usr/bin/env bash
-if [[ \${SLURM_ARRAY_TASK_ID-} != 2 || \${SLURM_RESTART_COUNT:-0} != 0 ]]; then
-    exec "$bin" "\$@"
-fi
 checkpoint= previous=
 for a in "\$@"; do [[ \$previous == --checkpoint ]] && checkpoint=\$a; previous=\$a; done
-"$bin" "\$@" &
-pid=\$!
-signalled=false
-trap 'signalled=true; kill -CONT \$pid 2>/dev/null; kill -TERM \$pid 2>/dev/null' TERM INT
-until [[ -f \$checkpoint ]] || [[ \$signalled == true ]] || ! kill -0 \$pid 2>/dev/null; do
-    sleep 0.05
-done
-# The signal may come first, or between the test and the pause: never leave bataille paused
-# after it.
-if [[ \$signalled == false ]]; then
-    kill -STOP \$pid 2>/dev/null
-    [[ \$signalled == false ]] || kill -CONT \$pid 2>/dev/null
+if [[ \${SLURM_ARRAY_TASK_ID-} != $1 || -z \$checkpoint || -e \$checkpoint ]]; then
+    exec "$bin" "\$@"
 fi
-status=0
+# The first start of shard $1 plays 4 of its units and stops there (its checkpoint written, exit
+# 130, as a stop leaves it), then stays until a signal comes, as a task still running would.
+signalled=false
+trap 'signalled=true' TERM INT
+"$bin" "\$@" --max-units 4 &
+pid=\$!
 while :; do
     wait \$pid && status=0 || status=\$?
     kill -0 \$pid 2>/dev/null || break
 done
+until [[ \$signalled == true ]]; do sleep 0.05; done
 exit \$status
 STANDIN
-chmod +x "$paused"
+    chmod +x "$2"
+}
+paused=$work/paused-bataille
+stand_in 2 "$paused"
 "$submit" --shards 4 --cpus 1 --time 10 --bin "$paused" -- "${c4v13[@]}" --checkpoint-every 1 \
     --out "$runs/c4v13" >/dev/null
 # With the record pipeline after its merge: the walk back from its longest games (records
@@ -464,8 +463,10 @@ done
 say "census: a --local run of its plan gives the SLURM run's files"
 # A --local run stopped (SIGTERM) once its first checkpoint is written, then the same command
 # again: it resumes, and its merged files are the single run's.
-local_c4v13=("$submit" --local --shards 4 --cpus 1 --bin "$bin" -- "${c4v13[@]}" --checkpoint-every 1
-    --out "$runs/c4v13-local")
+# (Its shard 1 stops after 4 units and waits for the signal: the stand-in above, for task 1.)
+stand_in 1 "$work/paused-bataille-1"
+local_c4v13=("$submit" --local --shards 4 --cpus 1 --bin "$work/paused-bataille-1" -- "${c4v13[@]}"
+    --checkpoint-every 1 --out "$runs/c4v13-local")
 "${local_c4v13[@]}" >"$work/local.log" 2>&1 &
 pid=$!
 for ((i = 0; ; i++)); do
@@ -484,6 +485,20 @@ grep -q 'resuming from' "$runs/c4v13-local/logs/shard-1.log" ||
 diff -r --exclude metadata.csv "$work/single/c4v13" "$runs/c4v13-local/merged" >&2 ||
     fail "c4v13: the --local run stopped and resumed differs from a single run"
 say "c4v13: a --local run stopped by SIGTERM and run again gives the single run's files"
+# Once more, finished: no shard runs again (their files untouched), the merge is the same, and
+# the run's progress is read from its directory alone.
+before=$(cd "$runs/c4v13-local" && find shards checkpoints -type f -exec md5sum {} + | sort)
+"${local_c4v13[@]}" >/dev/null || fail "the finished --local run, run again, failed"
+[[ $(cat "$runs/c4v13-local"/logs/shard-*.log | grep -c 'complete already') == 4 ]] ||
+    fail "the finished --local run, run again, did not skip its 4 shards"
+[[ $(cd "$runs/c4v13-local" && find shards checkpoints -type f -exec md5sum {} + | sort) == "$before" ]] ||
+    fail "the finished --local run, run again, changed its shards' files"
+diff -r --exclude metadata.csv "$work/single/c4v13" "$runs/c4v13-local/merged" >&2 ||
+    fail "c4v13: the finished run, run again, merged other files"
+progress=$("$root/scripts/slurm/progress.sh" "$runs/c4v13-local")
+[[ $progress == "c4v13-local: 4 of 4 shards done, $(awk -F, '$1 == "deals" { print $2 }' "$work/single/c4v13/summary.csv") deals, "* ]] ||
+    fail "progress.sh of the finished run: $progress"
+say "c4v13: run again once finished, it redoes nothing ($progress)"
 # The SAT question: the parts' merge certifies the period, with the single run's loops and rows
 # (the solver's and the checker's seconds aside).
 untimed() {
