@@ -1,4 +1,5 @@
-//! `bataille records search` and `bataille records extend`: record hunting on the command line.
+//! `bataille records search`, `bataille records extend` and `bataille records beam`: record
+//! hunting on the command line.
 //! The flags become the configuration of a run of `bataille_runs::records` (`search`: simulated
 //! annealing into an output directory, with checkpoints; `extend`: a finished game made longer
 //! by playing backwards), shown with a progress bar (plain periodic lines when stderr is not a
@@ -13,9 +14,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use bataille_engine::{Limits, Position};
+use bataille_engine::{DeckSpec, Limits, Position};
 use bataille_records::search::{Anneal, Budget, Config};
 use bataille_runs::files::Words;
+use bataille_runs::records::beam::{BeamConfig, BeamSearch, BeamStart};
 use bataille_runs::records::extend::{Extend, ExtendConfig};
 use bataille_runs::records::search::{RecordSearch, SearchConfig};
 use bataille_search::stats::Measure;
@@ -41,6 +43,49 @@ enum RecordsCommand {
     /// Make a finished game longer by playing backwards: the deals from which the given
     /// position is reached, farthest first.
     Extend(ExtendArgs),
+    /// Search for long games from where games end: terminal positions (every card in one
+    /// hand), or a position of a game that ends, played backwards a trick at a time over a
+    /// beam of positions; the deepest deals met are the longest games found.
+    Beam(BeamArgs),
+}
+
+/// Flags of `bataille records beam`.
+#[derive(Debug, Args)]
+struct BeamArgs {
+    /// Number of colours C (with --terminal).
+    #[arg(long, short = 'c', requires = "terminal", conflicts_with = "from")]
+    colours: Option<usize>,
+    /// Number of values V (with --terminal).
+    #[arg(long, short = 'v', requires = "terminal", conflicts_with = "from")]
+    values: Option<usize>,
+    /// Start from this many terminal positions of the deck -c/-v: every card in one hand, in
+    /// orders drawn from --seed (each also with the hands swapped).
+    #[arg(long, value_name = "N", required_unless_present = "from", requires_all = ["colours", "values"])]
+    terminal: Option<usize>,
+    /// Start from this position (a deal or any position of a whole deck whose game ends, top
+    /// card first, `[5, 3] / [2, 4, 1]` or `5,3/2,4,1`).
+    #[arg(long, value_name = "POSITION", conflicts_with = "terminal")]
+    from: Option<String>,
+    /// With --from: start LATE tricks before the end of its game instead.
+    #[arg(long, value_name = "LATE", requires = "from")]
+    late: Option<u64>,
+    #[command(flatten)]
+    methods: MethodArgs,
+    /// Most ties in one un-played trick.
+    #[arg(long, default_value_t = 3)]
+    max_ties: usize,
+    /// Positions kept in each layer of the beam (those nearest a deal's split).
+    #[arg(long, default_value_t = 10_000)]
+    width: usize,
+    /// Most positions expanded in all.
+    #[arg(long, default_value_t = 100_000_000)]
+    budget: u64,
+    /// Seed of the terminal orders and of the order among positions equally near the split.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Append the deals found to this records file (usually results/records.csv).
+    #[arg(long, value_name = "FILE")]
+    records: Option<PathBuf>,
 }
 
 /// Flags of `bataille records extend`.
@@ -132,6 +177,7 @@ pub(crate) fn run(args: RecordsArgs) -> Result<ExitCode> {
     match args.command {
         RecordsCommand::Search(a) => search_command(a),
         RecordsCommand::Extend(a) => extend_command(a),
+        RecordsCommand::Beam(a) => beam_command(a),
     }
 }
 
@@ -168,6 +214,39 @@ fn extend_command(args: ExtendArgs) -> Result<ExitCode> {
     let extended = extend.search(stop, &mut |s| progress.update(s.done, s.from, s.total, s.what));
     progress.finish();
     Ok(exit_code(extended.finish(&Terminal)?.stopped))
+}
+
+fn beam_command(args: BeamArgs) -> Result<ExitCode> {
+    let methods = args.methods.deterministic("playing backwards needs")?;
+    let start = match (&args.from, args.terminal, args.colours, args.values) {
+        (Some(text), ..) => {
+            let position: Position =
+                text.parse().with_context(|| format!("invalid position {}", shown(text)))?;
+            BeamStart::Position { position, late: args.late }
+        }
+        (None, Some(count), Some(c), Some(v)) => {
+            BeamStart::Terminal { spec: DeckSpec::new(c, v)?, count }
+        }
+        _ => bail!("give --from POSITION, or --terminal N with -c and -v"),
+    };
+    let config = BeamConfig {
+        start,
+        methods,
+        max_ties: args.max_ties,
+        width: args.width,
+        budget: args.budget,
+        seed: args.seed,
+        records: args.records,
+        words: Words::CLI,
+    };
+    let beam = BeamSearch::prepare(config, &Terminal)?;
+    // Ctrl-C (or SIGTERM) ends the search within milliseconds; the best deals found before
+    // are printed and kept as a finished search's are.
+    let stop = on_interrupt("bataille: stopping the search (Ctrl-C again to quit at once)");
+    let progress = UnitsProgress::counting("records beam", args.budget, "positions");
+    let found = beam.search(stop, &mut |s| progress.update(s.done, s.from, s.total, s.what));
+    progress.finish();
+    Ok(exit_code(found.finish(&Terminal)?.stopped))
 }
 
 fn search_command(args: SearchArgs) -> Result<ExitCode> {

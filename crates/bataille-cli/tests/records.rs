@@ -1,4 +1,4 @@
-//! `bataille records search` and the records checks of `bataille verify`: output files,
+//! `bataille records search`, `extend` and `beam`, and the records checks of `bataille verify`: output files,
 //! reproducibility across threads, the records file, loops, refusals of bad input.
 
 use std::fs;
@@ -363,6 +363,58 @@ fn extend_refuses_loops_random_and_bad_deals() {
         &["cycles", "ancestors", "1,2/3,4", "--budget", "0"],
         &["cycles", "census", "-c", "2", "-v", "2", "--budget", "0", "--out", "never"],
         &["records", "extend", "1,2/3,4", "-m", "sideways"],
+    ] {
+        let o = bataille(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains("error"), "{args:?}: {}", text(&o));
+    }
+}
+
+#[test]
+fn beam_from_a_game_finds_replayable_deals_and_is_reproducible() {
+    let dir = scratch!("beam");
+    let records = dir.join("records.csv");
+    let r = records.to_str().unwrap();
+    // The longest C=4 V=3 game (37 tricks), from 5 tricks before its end: a beam wide enough
+    // for the whole tree finds deals that reach that position, the deepest a whole game long.
+    let deal = "[2, 1, 3, 1, 3, 2] / [2, 3, 3, 1, 1, 2]";
+    let args = ["records", "beam", "--from", deal, "--late", "5", "--width", "100000"];
+    let out = run_ok(&[&args[..], &["--records", r]].concat());
+    assert!(out.contains("from:      "), "{out}");
+    assert!(out.contains("(5 tricks, "), "{out}");
+    assert!(out.contains("the whole tree (no layer was cut)"), "{out}");
+    let found = out.lines().find(|l| l.starts_with("by tricks:")).expect(&out);
+    assert!(found.ends_with(": 37 tricks, 54 cards"), "{found}");
+    assert!(out.contains("records:   "), "{out}");
+    let v = run_ok(&["verify", "--filter", "records", "--records", r]);
+    assert!(v.contains("ok") && !v.contains("FAIL"), "{v}");
+    let rows = fs::read_to_string(&records).unwrap();
+    assert!(rows.contains("bataille records beam --from "), "{rows}");
+    // A narrow beam from terminal positions: the same seed, the same answer.
+    let terminal = ["records", "beam", "-c", "4", "-v", "4", "--terminal", "200", "--width", "8"];
+    let a = run_ok(&[&terminal[..], &["--seed", "3"]].concat());
+    let b = run_ok(&[&terminal[..], &["--seed", "3"]].concat());
+    let result =
+        |t: &str| t.lines().filter(|l| l.starts_with("by ")).collect::<Vec<_>>().join("\n");
+    assert_eq!(result(&a), result(&b));
+    assert!(a.contains("400 terminal positions") || a.contains("200 terminal positions"), "{a}");
+}
+
+#[test]
+fn beam_refuses_bad_bounds_and_starts() {
+    for args in [
+        &["records", "beam", "--from", "1,2/3,4", "--width", "0"][..],
+        &["records", "beam", "--from", "1,2/3,4", "--budget", "0"],
+        &["records", "beam", "--from", "1,2/3,4", "--width", "100000000000"],
+        &["records", "beam", "--from", "[5, 3] / [2, 4, 1]"],
+        &["records", "beam", "--from", "1,2/3,3"],
+        &["records", "beam", "--from", "1,2/3,4", "-m", "random"],
+        &["records", "beam", "-c", "4", "-v", "4", "--terminal", "0"],
+        &["records", "beam", "-c", "4", "-v", "4", "--terminal", "99999999"],
+        &["records", "beam", "-c", "4", "-v", "99", "--terminal", "1"],
+        &["records", "beam", "--terminal", "3"],
+        &["records", "beam"],
+        &["records", "beam", "--late", "3"],
     ] {
         let o = bataille(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));

@@ -21,6 +21,9 @@ use crate::method::{Method, Methods};
 use crate::position::{Player, Position};
 use crate::spec::{Card, MAX_CARDS, MAX_VALUE};
 
+mod beam;
+pub use beam::{Beam, BeamBounds, BeamRoot, beam};
+
 /// A position one trick before another.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Predecessor {

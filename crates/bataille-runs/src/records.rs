@@ -20,6 +20,7 @@ use crate::files::{MAX_RECORDS_BYTES, check_appendable, read_bounded};
 use crate::provenance::utc_now;
 use crate::{Error, Say};
 
+pub mod beam;
 pub mod extend;
 pub mod search;
 
