@@ -26,8 +26,13 @@
 #      while the limit is not raised) and solves the other parts, the longest first: what a
 #      longer limit would not have to do again. 46 cards stays undecided at this limit, so the
 #      step stops there (47 is not reached);
-#   4. the backward search from the longest game of each record cell (scripts/whole-game.sh
-#      1000000; it skips the cells done from the same game).
+#   4. the backward search from the longest game of each V=8 and V=13 record cell
+#      (scripts/whole-game.sh 1000000; it skips the cells done from the same game);
+#   5. the record pipeline on each C=4 cell still below its best known game, one plan a cell
+#      (experiments/plans/records-c4vV-METHOD-positions.plan: a position hunt of 10^10
+#      positions, 3·10^10 for V=8 natural, then the walk back from its longest games and the
+#      backward search from the cell's longest game), the cheapest first by the launcher's dry
+#      run: 4.0 core-hours for V=6 natural to 14.7 for V=8 natural, about 98 in all.
 # The runs of earlier queues are done and committed (the SAT bounds c4v7-natural-cards to 27
 # cards and c4v13-natural-cards to 39, the 32-card record hunts of results/hunts/); their
 # commands are in their chapters.
@@ -116,4 +121,8 @@ plan hunt-52-natural-uniform
 plan hunt-52-optimized-uniform
 step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
 step scripts/whole-game.sh 1000000
+for cell in c4v6-natural c4v7-optimized c4v9-natural c4v7-natural c4v10-natural c4v10-optimized \
+    c4v9-optimized c4v11-natural c4v12-natural c4v12-optimized c4v11-optimized c4v8-natural; do
+    plan "records-$cell-positions"
+done
 echo "== $(date -u +%FT%TZ) every step done"

@@ -151,6 +151,8 @@ if have pgrep pkill; then
     if grep -q "c4v7-natural-sample" "$WORK/out"; then echo "FAILED: a hunt started after the stop"; failures=$((failures + 1)); fi
 fi
 check "whole-game refuses a budget of abc" 2 scripts/whole-game.sh abc
+check "whole-game refuses a cell of 14 values" 2 scripts/whole-game.sh 1000 14-natural
+check "whole-game refuses a cell of random stacking" 2 scripts/whole-game.sh 1000 8-random
 # position-records.sh (and whole-game.sh, through extend-whole-game.sh): a stop reaches the
 # `records extend` under way and writes no row for it; a run that ended as the stop came keeps
 # its row, and the next one does not start.

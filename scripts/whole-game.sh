@@ -1,12 +1,15 @@
 #!/bin/bash
 # Backward extension of whole games against sampling: the longest game of each cell in the
-# records file (C=4, V=8 and V=13, natural and optimized, by tricks) is searched backwards from
+# records file (C=4, V=8 and V=13, natural and optimized, by tricks, unless cells are named) is
+# searched backwards from
 # every one of its positions (`bataille records extend --whole-game`), and the deals found are
 # appended to the records file when they are longer. One line per cell goes to
 # results/records-backward/whole-game.csv: the start, the game found, the gain, the CPU seconds, and the
 # deals the sampling run that found the start had played (the command in its row).
 #
-# Usage: scripts/whole-game.sh [BUDGET]   (ancestors searched from each position; default 10^5)
+# Usage: scripts/whole-game.sh [BUDGET [CELL...]]
+#   BUDGET: ancestors searched from each position (default 10^5); CELL: V-METHOD, a C=4 cell
+#   (e.g. 6-natural 11-optimized; default 8-natural 8-optimized 13-natural 13-optimized).
 # A cell whose row is already in whole-game.csv for the same start and budget is skipped, so an
 # interrupted run continues with the cells it had not done; once a cell has found a longer
 # game, running the script again extends that new game (a new start, a new row).
@@ -15,6 +18,13 @@ set -euo pipefail
 source "$(dirname "$0")/extend-whole-game.sh"
 BUDGET=${1:-100000}
 [[ $BUDGET =~ ^[1-9][0-9]*$ ]] || { echo "BUDGET must be a positive number, not '$BUDGET'" >&2; exit 2; }
+shift $(($# > 0 ? 1 : 0))
+CELLS=("$@")
+((${#CELLS[@]})) || CELLS=(8-natural 8-optimized 13-natural 13-optimized)
+for cell in "${CELLS[@]}"; do
+    [[ $cell =~ ^([2-9]|1[0-3])-(natural|optimized)$ ]] ||
+        { echo "a cell is V-METHOD (V from 2 to 13, natural or optimized), not '$cell'" >&2; exit 2; }
+done
 BIN=${BIN:-target/release/bataille}
 RECORDS=results/records.csv
 OUT=results/records-backward/whole-game.csv
@@ -46,26 +56,25 @@ longest() {
         END { if (best) print best "\n" deal "\n" command }
     ' "$RECORDS"
 }
-for v in 8 13; do
-    for m in natural optimized; do
-        mapfile -t row < <(longest "$v" "$m")
-        [[ ${#row[@]} -eq 3 ]] || continue
-        start_tricks=${row[0]} deal=${row[1]}
-        found_by=$(printf '%s' "${row[2]}" | cut -c1-120 | tr -d '"')
-        if awk -F, -v v="$v" -v m="$m" -v t="$start_tricks" -v b="$BUDGET" '
-            $2 == v && $3 == m && $4 == t && $7 == b { f = 1 } END { exit !f }' "$OUT"; then
-            echo "C=4 V=$v $m: from $start_tricks tricks with budget $BUDGET already done; skipped"
-            continue
-        fi
-        extend_whole "$deal" "$m" "$BUDGET" "$log"
-        cpu=$(extend_cpu "$log")
-        found=$(extend_found "$log")
-        found=${found%,*}
-        found=${found:-$start_tricks}
-        positions=$(awk '/^searched:/ { print $2 }' "$log")
-        echo "4,$v,$m,$start_tricks,$found,$((found - start_tricks)),$BUDGET,$cpu,$positions,\"$found_by\"" >>"$OUT"
-        echo "C=4 V=$v $m: $start_tricks -> $found tricks in $cpu CPU s"
-    done
+for cell in "${CELLS[@]}"; do
+    v=${cell%-*} m=${cell#*-}
+    mapfile -t row < <(longest "$v" "$m")
+    [[ ${#row[@]} -eq 3 ]] || continue
+    start_tricks=${row[0]} deal=${row[1]}
+    found_by=$(printf '%s' "${row[2]}" | cut -c1-120 | tr -d '"')
+    if awk -F, -v v="$v" -v m="$m" -v t="$start_tricks" -v b="$BUDGET" '
+        $2 == v && $3 == m && $4 == t && $7 == b { f = 1 } END { exit !f }' "$OUT"; then
+        echo "C=4 V=$v $m: from $start_tricks tricks with budget $BUDGET already done; skipped"
+        continue
+    fi
+    extend_whole "$deal" "$m" "$BUDGET" "$log"
+    cpu=$(extend_cpu "$log")
+    found=$(extend_found "$log")
+    found=${found%,*}
+    found=${found:-$start_tricks}
+    positions=$(awk '/^searched:/ { print $2 }' "$log")
+    echo "4,$v,$m,$start_tricks,$found,$((found - start_tricks)),$BUDGET,$cpu,$positions,\"$found_by\"" >>"$OUT"
+    echo "C=4 V=$v $m: $start_tricks -> $found tricks in $cpu CPU s"
 done
 # A stop that came as the last run ended.
 ((stop_requested == 0)) || exit 130
