@@ -101,9 +101,9 @@ pub struct BeamEnd {
 
 /// The bytes the beam's layers may hold at `width` on positions of `cards` cards.
 pub fn beam_bytes(width: usize, cards: usize) -> u128 {
-    // The layer kept, the candidates (up to four times the width, plus one position's
-    // predecessors), and the cut's order of them.
-    (width as u128) * 6 * (cards as u128 + 26)
+    // The layer kept and the one its cut makes, the candidates (up to four times the width,
+    // plus one position's predecessors), and the cut's order of them (24 bytes a candidate).
+    (width as u128) * (6 * (cards as u128 + 26) + 4 * 24)
 }
 
 impl BeamSearch {
