@@ -22,7 +22,7 @@ use crate::position::{Player, Position};
 use crate::spec::{Card, MAX_CARDS, MAX_VALUE};
 
 mod beam;
-pub use beam::{Beam, BeamBounds, BeamRoot, beam};
+pub use beam::{Beam, BeamBounds, BeamOrder, BeamRoot, beam};
 
 /// A position one trick before another.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,8 @@ use std::fs;
 use std::io::Write as _;
 use std::path::Path;
 
-use bataille_engine::{DeckSpec, Methods};
+use bataille_engine::position::quoted;
+use bataille_engine::{DeckSpec, GameResult, Limits, Methods, NoRandom, Position, play};
 use bataille_records::row::{
     FoundBy, RecordRow, RecordsFileError, check_row, parse_records, write_records,
 };
@@ -93,6 +94,54 @@ pub fn append_records(path: &Path, rows: &[RecordRow]) -> Result<usize> {
         });
     }
     Ok(new.len())
+}
+
+/// Plays the game from `start`, which must end (`must` ends the refusal: what a start must be),
+/// and says it: the start and its game. The start of `records extend` and `records beam`.
+pub(crate) fn finished_game(
+    start: &Position,
+    spec: DeckSpec,
+    methods: Methods,
+    must: &str,
+    say: &dyn Say,
+) -> Result<GameResult> {
+    let game = play(start, methods, &mut NoRandom, Limits::DETERMINISTIC);
+    if !game.outcome.is_finished() {
+        crate::error::bail!(
+            "the game from {} does not end ({}): {must}",
+            quoted(&start.to_string()),
+            game.outcome.name()
+        );
+    }
+    say.line(&format!("start:     {start}"));
+    say.line(&format!(
+        "game:      C={} V={} {methods}: {} tricks, {} cards",
+        spec.colours(),
+        spec.values(),
+        game.tricks,
+        game.cards
+    ));
+    Ok(game)
+}
+
+/// Replays `deal`, found to play `tricks` and `cards`: it must play exactly that game, or the
+/// search that found it is wrong (an internal error, never a row written).
+pub(crate) fn replayed(
+    deal: &Position,
+    tricks: u64,
+    cards: u64,
+    methods: Methods,
+) -> Result<GameResult> {
+    let g = play(deal, methods, &mut NoRandom, Limits::DETERMINISTIC);
+    if !g.outcome.is_finished() || (g.tricks, g.cards) != (tricks, cards) {
+        crate::error::bail!(
+            "internal error: {deal} was found to play {tricks} tricks, {cards} cards but plays \
+             {} tricks, {} cards",
+            g.tricks,
+            g.cards
+        );
+    }
+    Ok(g)
 }
 
 /// The report's line on the rows appended to the records file at `path`: `appended` of the

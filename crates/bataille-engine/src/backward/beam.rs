@@ -5,14 +5,14 @@
 //! ([`super::extend`]) goes deep along a few branches and spends its budget near the start. The
 //! beam goes one trick back at a time over many branches at once: each layer is every
 //! predecessor of the layer before, cut to the `width` positions nearest a deal's split (the
-//! first hand's length nearest ⌊N/2⌋; among equals, an order drawn from the seed), so that the
+//! first hand's length nearest ⌊N/2⌋; among equals, the caller's order), so that the
 //! positions kept can still turn into deals many tricks further back. Every deal met on the way
 //! is a start whose game reaches the root, `d` tricks later for a deal `d` layers back; the
 //! deepest is kept, by tricks and by cards.
 //!
 //! With a width at least the size of every layer, the beam visits the whole tree, as the walk
 //! does; narrower, it is a heuristic, and its answer depends only on its arguments (the roots,
-//! methods, ties, width, budget and seed), never on timing.
+//! methods, ties, width, budget and order), never on timing.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -42,9 +42,12 @@ pub struct BeamBounds {
     pub budget: u64,
     /// Most ties in one trick played backwards.
     pub max_ties: usize,
-    /// The seed of the order among positions equally near the split.
-    pub seed: u64,
 }
+
+/// The order among positions equally near a deal's split, the smallest kept: a key of the
+/// position's cards (first hand then second) and its first hand's length. The caller draws it
+/// from its seed, so that the engine holds no policy of seeds.
+pub type BeamOrder<'a> = dyn Fn(&[Card], usize) -> u64 + 'a;
 
 /// What a beam search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,7 +112,7 @@ impl Layer {
     }
 
     /// Keeps the `width` positions of smallest key (in place, their order by key).
-    fn cut(&mut self, width: usize, n: usize, half: usize, seed: u64) {
+    fn cut(&mut self, width: usize, n: usize, half: usize, order: &BeamOrder<'_>) {
         if self.len() <= width {
             return;
         }
@@ -117,7 +120,7 @@ impl Layer {
             .map(|i| {
                 let (first, _) = self.hands(i, n);
                 let distance = first.len().abs_diff(half);
-                (distance, mix(seed, &self.cards[i * n..(i + 1) * n], first.len()), i)
+                (distance, order(&self.cards[i * n..(i + 1) * n], first.len()), i)
             })
             .collect();
         order.select_nth_unstable(width - 1);
@@ -132,28 +135,8 @@ impl Layer {
     }
 }
 
-/// A hash of a position under `seed` (splitmix64 steps over its cards): the order among
-/// positions equally near the split.
-fn mix(seed: u64, cards: &[Card], first: usize) -> u64 {
-    let step = |mut z: u64| {
-        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    let mut h = step(seed ^ first as u64);
-    for chunk in cards.chunks(8) {
-        let mut word = 0u64;
-        for &c in chunk {
-            word = (word << 8) | u64::from(c);
-        }
-        h = step(h ^ word);
-    }
-    h
-}
-
 /// Plays `roots` backwards a layer (one trick) at a time, keeping in each layer the `width`
-/// positions nearest a deal's split, until no predecessor is left, `budget` positions have been
+/// positions nearest a deal's split (among equals, the smallest by `order`), until no predecessor is left, `budget` positions have been
 /// expanded, or `stop` is set; returns the deepest deals met (see the module's notes). All roots
 /// must hold the same number of cards. `watch` is told the layer and the positions expanded
 /// after each layer.
@@ -165,6 +148,7 @@ pub fn beam(
     roots: &[BeamRoot],
     methods: Methods,
     bounds: BeamBounds,
+    order: &BeamOrder<'_>,
     stop: &AtomicBool,
     watch: &mut dyn FnMut(u64, u64),
 ) -> Beam {
@@ -187,7 +171,7 @@ pub fn beam(
     for r in roots {
         layer.push(r.position.first(), r.position.second(), r.tricks, r.cards);
     }
-    layer.cut(bounds.width, n, half, bounds.seed);
+    layer.cut(bounds.width, n, half, order);
     let mut next = Layer::default();
     let mut unplay = Unplay::default();
     // A layer's candidates are cut to the width whenever they pass this many: the positions
@@ -232,7 +216,7 @@ pub fn beam(
             });
             if next.len() > spill {
                 result.cut = true;
-                next.cut(bounds.width, n, half, bounds.seed);
+                next.cut(bounds.width, n, half, order);
             }
         }
         if next.len() == 0 {
@@ -249,7 +233,7 @@ pub fn beam(
         if next.len() > bounds.width {
             result.cut = true;
         }
-        next.cut(bounds.width, n, half, bounds.seed);
+        next.cut(bounds.width, n, half, order);
         std::mem::swap(&mut layer, &mut next);
         watch(result.layers, result.expanded);
     }
@@ -269,6 +253,9 @@ mod tests {
     use crate::method::Method;
     use crate::outcome::Limits;
     use crate::play::play;
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    use rand_xoshiro::Xoshiro256PlusPlus;
 
     static NEVER: AtomicBool = AtomicBool::new(false);
 
@@ -281,8 +268,19 @@ mod tests {
         })
     }
 
-    fn bounds(width: usize, seed: u64) -> BeamBounds {
-        BeamBounds { width, budget: u64::MAX, max_ties: 8, seed }
+    fn bounds(width: usize) -> BeamBounds {
+        BeamBounds { width, budget: u64::MAX, max_ties: 8 }
+    }
+
+    /// An order drawn from `seed` (FNV-1a over the cards: any fixed key will do here).
+    fn order(seed: u64) -> impl Fn(&[Card], usize) -> u64 {
+        move |cards, first| {
+            let mut h = 0xcbf2_9ce4_8422_2325 ^ seed ^ first as u64;
+            for &c in cards {
+                h = (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01b3);
+            }
+            h
+        }
     }
 
     /// Positions of small decks whose games end: every 7th arrangement of the deck, each split.
@@ -322,7 +320,8 @@ mod tests {
                     let b = beam(
                         std::slice::from_ref(&r),
                         methods,
-                        bounds(1 << 20, 3),
+                        bounds(1 << 20),
+                        &order(3),
                         &NEVER,
                         &mut |_, _| {},
                     );
@@ -366,10 +365,7 @@ mod tests {
         let mut best: Option<(u64, Position)> = None;
         for k in 0..300u64 {
             let mut deck: Vec<Card> = (1..=4).flat_map(|v| [v; 4]).collect();
-            for i in (1..deck.len()).rev() {
-                let j = (mix(k, &deck, i) % (i as u64 + 1)) as usize;
-                deck.swap(i, j);
-            }
+            deck.shuffle(&mut Xoshiro256PlusPlus::seed_from_u64(k));
             let p = Position::new(deck[..8].to_vec(), deck[8..].to_vec()).unwrap();
             let r = play(&p, methods, &mut NoRandom, Limits::DETERMINISTIC);
             if let Some(end) = end_of(&p, methods)
@@ -392,14 +388,16 @@ mod tests {
                 let b = beam(
                     std::slice::from_ref(&r),
                     methods,
-                    BeamBounds { width, budget: 20_000, max_ties: 8, seed },
+                    BeamBounds { width, budget: 20_000, max_ties: 8 },
+                    &order(seed),
                     &NEVER,
                     &mut |_, _| {},
                 );
                 let again = beam(
                     std::slice::from_ref(&r),
                     methods,
-                    BeamBounds { width, budget: 20_000, max_ties: 8, seed },
+                    BeamBounds { width, budget: 20_000, max_ties: 8 },
+                    &order(seed),
                     &NEVER,
                     &mut |_, _| {},
                 );
@@ -424,7 +422,8 @@ mod tests {
         let b = beam(
             std::slice::from_ref(&r),
             methods,
-            BeamBounds { width: 64, budget: 10, max_ties: 3, seed: 0 },
+            BeamBounds { width: 64, budget: 10, max_ties: 3 },
+            &order(0),
             &NEVER,
             &mut |_, _| {},
         );
@@ -434,7 +433,8 @@ mod tests {
         let b = beam(
             &[r],
             methods,
-            BeamBounds { width: 64, budget: u64::MAX, max_ties: 3, seed: 0 },
+            BeamBounds { width: 64, budget: u64::MAX, max_ties: 3 },
+            &order(0),
             &stop,
             &mut |_, _| {},
         );

@@ -11,15 +11,19 @@ use std::time::Instant;
 
 use bataille_engine::backward::{self, Beam, BeamBounds, BeamRoot};
 use bataille_engine::position::quoted;
-use bataille_engine::{DeckSpec, Game, Limits, Methods, NoRandom, Position, play};
+use bataille_engine::{DeckSpec, Game, Methods, NoRandom, Position};
 use bataille_records::row::{FoundBy, RecordRow};
+use bataille_search::seed::splitmix64;
 use bataille_search::stats::Measure;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::error::{Context, Result, bail};
 use crate::files::Words;
 use crate::progress::Steps;
 use crate::provenance::{commit, machine, utc_now};
-use crate::records::{append_records, appended, check_records_file};
+use crate::records::{append_records, appended, check_records_file, finished_game, replayed};
 use crate::say::Say;
 
 /// The most memory the beam's layers may take: the layer kept and the candidates of the next
@@ -153,8 +157,10 @@ impl BeamSearch {
         let roots = match &config.start {
             BeamStart::Terminal { spec, count } => {
                 let mut roots = Vec::with_capacity(2 * count);
-                for k in 0..*count as u64 {
-                    let hand = shuffled(spec.sorted_deck(), config.seed, k);
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(splitmix64(config.seed));
+                for _ in 0..*count {
+                    let mut hand = spec.sorted_deck();
+                    hand.shuffle(&mut rng);
                     for p in
                         [Position::new(hand.clone(), Vec::new()), Position::new(Vec::new(), hand)]
                     {
@@ -172,23 +178,13 @@ impl BeamSearch {
                 roots
             }
             BeamStart::Position { position, late } => {
-                let game = play(position, methods, &mut NoRandom, Limits::DETERMINISTIC);
-                if !game.outcome.is_finished() {
-                    bail!(
-                        "the game from {} does not end ({}): a search backwards starts from a \
-                         game that ends",
-                        quoted(&position.to_string()),
-                        game.outcome.name()
-                    );
-                }
-                say.line(&format!("start:     {position}"));
-                say.line(&format!(
-                    "game:      C={} V={} {methods}: {} tricks, {} cards",
-                    spec.colours(),
-                    spec.values(),
-                    game.tricks,
-                    game.cards
-                ));
+                let game = finished_game(
+                    position,
+                    spec,
+                    methods,
+                    "a search backwards starts from a game that ends",
+                    say,
+                )?;
                 let root = match late {
                     None => BeamRoot {
                         position: position.clone(),
@@ -215,15 +211,29 @@ impl BeamSearch {
     pub fn search(self, stop: &AtomicBool, progress: &mut dyn FnMut(Steps<'_>)) -> BeamFound {
         let started = Instant::now();
         let c = &self.config;
-        let bounds =
-            BeamBounds { width: c.width, budget: c.budget, max_ties: c.max_ties, seed: c.seed };
+        let bounds = BeamBounds { width: c.width, budget: c.budget, max_ties: c.max_ties };
+        // Among positions equally near the split, an order drawn from the seed: the workspace's
+        // mixing function over the first hand's length and the cards, eight at a time.
+        let seed = c.seed;
+        let order = move |cards: &[u8], first: usize| {
+            cards.chunks(8).fold(splitmix64(seed ^ first as u64), |h, chunk| {
+                splitmix64(h ^ chunk.iter().fold(0u64, |w, &x| (w << 8) | u64::from(x)))
+            })
+        };
         let total = c.budget;
-        let beam = backward::beam(&self.roots, c.methods, bounds, stop, &mut |layers, expanded| {
-            if layers.is_multiple_of(64) {
-                let what = format!("{layers} tricks back");
-                progress(Steps { done: expanded, from: 0, total, what: &what });
-            }
-        });
+        let beam = backward::beam(
+            &self.roots,
+            c.methods,
+            bounds,
+            &order,
+            stop,
+            &mut |layers, expanded| {
+                if layers.is_multiple_of(64) {
+                    let what = format!("{layers} tricks back");
+                    progress(Steps { done: expanded, from: 0, total, what: &what });
+                }
+            },
+        );
         BeamFound { run: self, beam, started }
     }
 }
@@ -244,24 +254,6 @@ fn late_position(
         played += u64::from(g.trick(methods, &mut NoRandom).reveals);
     }
     BeamRoot { position: g.to_position(), tricks: tricks - skip, cards: cards - played }
-}
-
-/// The deck in an order drawn from `seed` and `k` (a Fisher–Yates shuffle driven by
-/// splitmix64: the same order on every machine).
-fn shuffled(mut deck: Vec<u8>, seed: u64, k: u64) -> Vec<u8> {
-    let mut state = seed ^ k.wrapping_mul(0xD1B5_4A32_D192_ED03);
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    for i in (1..deck.len()).rev() {
-        let j = (next() % (i as u64 + 1)) as usize;
-        deck.swap(i, j);
-    }
-    deck
 }
 
 impl BeamFound {
@@ -301,15 +293,7 @@ impl BeamFound {
         let mut rows = Vec::new();
         for (measure, found) in [(Measure::Tricks, &b.by_tricks), (Measure::Cards, &b.by_cards)] {
             let Some((deal, tricks, cards)) = found else { continue };
-            let g = play(deal, methods, &mut NoRandom, Limits::DETERMINISTIC);
-            if !g.outcome.is_finished() || (g.tricks, g.cards) != (*tricks, *cards) {
-                bail!(
-                    "internal error: {deal} was found to play {tricks} tricks, {cards} cards but \
-                     plays {} tricks, {} cards",
-                    g.tricks,
-                    g.cards
-                );
-            }
+            let g = replayed(deal, *tricks, *cards, methods)?;
             say.line(&format!(
                 "by {:<7} {deal}: {} tricks, {} cards",
                 format!("{}:", measure.name()),

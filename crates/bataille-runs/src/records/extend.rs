@@ -10,15 +10,15 @@ use std::time::Instant;
 
 use bataille_engine::backward::{self, Extension, GameExtension};
 use bataille_engine::position::quoted;
-use bataille_engine::{DeckSpec, GameResult, Limits, Methods, NoRandom, Position, play};
+use bataille_engine::{DeckSpec, GameResult, Methods, Position};
 use bataille_records::row::{FoundBy, RecordRow};
 use bataille_search::stats::Measure;
 
-use crate::error::{Context, Result, bail};
+use crate::error::{Context, Result};
 use crate::files::Words;
 use crate::progress::Steps;
 use crate::provenance::{commit, machine, utc_now};
-use crate::records::{append_records, appended, check_records_file};
+use crate::records::{append_records, appended, check_records_file, finished_game, replayed};
 use crate::say::Say;
 
 /// A search backwards as the caller asked for it.
@@ -87,22 +87,8 @@ impl Extend {
             check_records_file(records)?;
         }
         let methods = config.methods;
-        let game = play(start, methods, &mut NoRandom, Limits::DETERMINISTIC);
-        if !game.outcome.is_finished() {
-            bail!(
-                "the game from {} does not end ({}): only a finished game can be extended",
-                quoted(&start.to_string()),
-                game.outcome.name()
-            );
-        }
-        say.line(&format!("start:     {start}"));
-        say.line(&format!(
-            "game:      C={} V={} {methods}: {} tricks, {} cards",
-            spec.colours(),
-            spec.values(),
-            game.tricks,
-            game.cards
-        ));
+        let game =
+            finished_game(start, spec, methods, "only a finished game can be extended", say)?;
         Ok(Extend { config, spec, game })
     }
 
@@ -208,16 +194,7 @@ impl Extended {
         let (commit, machine, date) = (commit(), machine(), utc_now());
         for (measure, found) in [(Measure::Tricks, &found[0]), (Measure::Cards, &found[1])] {
             let Some((deal, tricks, cards)) = found else { continue };
-            // Replayed: the deal must play exactly the announced game.
-            let g = play(deal, methods, &mut NoRandom, Limits::DETERMINISTIC);
-            if !g.outcome.is_finished() || (g.tricks, g.cards) != (*tricks, *cards) {
-                bail!(
-                    "internal error: {deal} was found to play {tricks} tricks, {cards} cards but \
-                     plays {} tricks, {} cards",
-                    g.tricks,
-                    g.cards
-                );
-            }
+            let g = replayed(deal, *tricks, *cards, methods)?;
             // From a deal, a deal whose game is longer; from any other position (a long game of
             // a position hunt, say), the longest deal found: the start's own game is no deal's.
             let longer = match measure {
