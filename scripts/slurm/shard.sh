@@ -72,15 +72,18 @@ trap 'signalled=true' TERM INT
 # whatever signals came (a handler, not an ignored signal: bataille gets its signals as sent).
 exited=checkpoints/shard-$k.exit
 rm -f -- "$exited"
+# (The subshell inherits `set -e`: bataille's status is taken with `||`, so that a run stopped
+# by a signal, which ends non-zero, still has it written.)
 (
     trap : TERM INT
+    ended=0
     if $parts; then
-        "$bin" "$@" --part "$k" "${resume[@]}" --out "$out"
+        "$bin" "$@" --part "$k" "${resume[@]}" --out "$out" || ended=$?
     else
         "$bin" "$@" --shard "$k/$shards" --threads "${SLURM_CPUS_PER_TASK:-1}" \
-            --checkpoint "$checkpoint" "${resume[@]}" --out "$out"
+            --checkpoint "$checkpoint" "${resume[@]}" --out "$out" || ended=$?
     fi
-    echo $? >"$exited"
+    echo "$ended" >"$exited"
 ) &
 pid=$!
 while :; do
