@@ -26,9 +26,15 @@
 #      while the limit is not raised) and solves the other parts, the longest first: what a
 #      longer limit would not have to do again. 46 cards stays undecided at this limit, so the
 #      step stops there (47 is not reached);
-#   4. the backward search from the longest game of each V=8 and V=13 record cell
+#   4. the aligned blocks of 24 cards, prime, at 4 rounds (scripts/sat-solves.sh
+#      aligned-24-prime, its own limit 9,000 s: undecided at 3,600 s; rounds 2 to 3 took 25.6
+#      times longer, which puts 4 rounds near 7,200 s);
+#   5. C=4 V=5 natural to 40 cards (scripts/sat-solves.sh c4v5-natural-cards, LIMIT=3600 a
+#      part: certified to 31 cards by whole formulas; their time grew 1.56 times each 2 cards
+#      from 24 to 30, which puts 32 to 40 near 9,100 s in all);
+#   6. the backward search from the longest game of each V=8 and V=13 record cell
 #      (scripts/whole-game.sh 1000000; it skips the cells done from the same game);
-#   5. the record pipeline on each C=4 cell still below its best known game, one plan a cell
+#   7. the record pipeline on each C=4 cell still below its best known game, one plan a cell
 #      (experiments/plans/records-c4vV-METHOD-positions.plan: a position hunt of 10^10
 #      positions, 3·10^10 for V=8 natural, then the walk back from its longest games and the
 #      backward search from the cell's longest game), the cheapest first by the launcher's dry
@@ -48,7 +54,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HUNTS=(natural-uniform optimized-uniform)
-SAT_QUESTIONS=(c4v6-natural-cards)
+SAT_QUESTIONS=(c4v6-natural-cards aligned-24-prime c4v5-natural-cards)
 
 if [[ ${1:-} == status ]]; then
     for run in "${HUNTS[@]}"; do
@@ -63,8 +69,10 @@ if [[ ${1:-} == status ]]; then
     [[ -f results/records-backward/from-positions.csv ]] && awk -F, 'NR > 1 { run = $1; sub(/.*\//, "", run); n[run]++; if ($2 > s[run]) s[run] = $2 }
         END { for (r in n) printf "%s walk back: %d games searched, the latest from %d finished shards\n", r, n[r], s[r] }' \
         results/records-backward/from-positions.csv | sort
-    scripts/sat-solves.sh table | awk -F' [|] ' -v questions="${SAT_QUESTIONS[*]}" '
+    # (The aligned questions' table counts rounds, and has two more columns before "undecided at".)
+    { scripts/sat-solves.sh table; scripts/sat-solves.sh aligned-table; } | awk -F' [|] ' -v questions="${SAT_QUESTIONS[*]}" '
         BEGIN { n = split(questions, q, " ") }
+        /^[|] aligned-/ { line[substr($1, 3)] = sprintf("rounds certified %s, undecided at %s", $2 ~ /^-/ ? "none yet" : $2, $5); next }
         { line[substr($1, 3)] = sprintf("periods certified %s, undecided at %s", $2 ~ /^-/ ? "none yet" : $2, $4) }
         END { for (i = 1; i <= n; i++) printf "%s: %s\n", q[i], (q[i] in line) ? line[q[i]] : "not started" }'
     exit 0
@@ -120,6 +128,8 @@ plan() {
 plan hunt-52-natural-uniform
 plan hunt-52-optimized-uniform
 step env LIMIT=9000 THREADS="$THREADS" scripts/sat-solves.sh c4v6-natural-cards
+step scripts/sat-solves.sh aligned-24-prime
+step env LIMIT=3600 THREADS="$THREADS" scripts/sat-solves.sh c4v5-natural-cards
 step scripts/whole-game.sh 1000000
 for cell in c4v6-natural c4v7-optimized c4v9-natural c4v7-natural c4v10-natural c4v10-optimized \
     c4v9-optimized c4v11-natural c4v12-natural c4v12-optimized c4v11-optimized c4v8-natural; do

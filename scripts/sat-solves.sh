@@ -44,7 +44,7 @@ QUESTIONS=(
     "c4v5-optimized-cards-36:cycles solve -c 4 -v 5 -m optimized --cards --period 36 --time-limit 3600"
     "c2v7-natural-cards-96:cycles solve -c 2 -v 7 -m natural --cards --period 96 --time-limit 3600"
     "c4v6-natural-cards-48:cycles solve -c 4 -v 6 -m natural --cards --period 48 --time-limit 3600"
-    "aligned-24-prime:aligned solve --cards 24 --max-rounds 4 --prime --time-limit 3600"
+    "aligned-24-prime:aligned solve --cards 24 --max-rounds 4 --prime --time-limit 9000"
     "aligned-28:aligned solve --cards 28 --max-rounds 4 --time-limit 3600"
     "c4v7-natural-cards-56:cycles solve -c 4 -v 7 -m natural --cards --period 56 --time-limit 10800"
     "c4v7-natural-cards-56-ties-1:cycles solve -c 4 -v 7 -m natural --cards --period 56 --max-ties 1 --time-limit 3600"
