@@ -3,7 +3,7 @@
 # once every array task has ended), or by hand:
 #
 #   scripts/slurm/merge.sh [--bin PATH] DIR SHARDS
-#   scripts/slurm/merge.sh [--bin PATH] --parts DIR PARTS -- cycles solve ARGS...
+#   scripts/slurm/merge.sh [--bin PATH] --parts DIR PARTS -- cycles solve|aligned solve ARGS...
 #   scripts/slurm/merge.sh [--bin PATH] --states DIR SHARDS -- cycles census|aligned blocks ARGS...
 #
 # Checks that every shard K from 1 to SHARDS ran to the end (DIR/shards/shard-K/state.txt and
@@ -14,7 +14,9 @@
 # With --parts, the shards are the parts of a SAT question's period (DIR/shards/shard-K holds
 # part K's files): `bataille cycles solve ARGS --merge` puts them together into DIR/merged,
 # which certifies the period when every part is complete (a part undecided at its time limit
-# leaves the period undecided, and the merged directory names it).
+# leaves the period undecided, and the merged directory names it). An aligned question is one
+# part, the whole question: DIR/merged is a copy of its directory (hard links: a proof kept with
+# --keep takes no second room).
 #
 # With --states, the shards are those of a census or of a search of aligned blocks: their final
 # states (a census's DIR/shards/shard-K/state.txt; the blocks' checkpoint,
@@ -59,6 +61,7 @@ parts=()
 for ((k = 1; k <= shards; k++)); do
     result=shards/shard-$k/state.txt
     [[ $kind != parts ]] || result=shards/shard-$k/parts.csv
+    [[ $kind != parts || ${question[0]} != aligned ]] || result=shards/shard-$k/instances.csv
     # A census's shard writes its final state into its output (equal to its last checkpoint);
     # a search of blocks writes only its catalogue, so its checkpoint is the state.
     [[ $kind != states || ${question[0]} == cycles ]] || result=checkpoints/shard-$k.ckpt
@@ -86,6 +89,13 @@ if [[ $kind == states && ${question[0]} == aligned ]]; then
     rm -f merged/catalogue.csv.new
     "$bin" "${question[@]}" --merge "${parts[@]}" --out merged/catalogue.csv.new
     exec mv -f merged/catalogue.csv.new merged/catalogue.csv
+elif [[ $kind == parts && ${question[0]} == aligned ]]; then
+    # The task's files are the result: copied whole (its later runs write new files by renaming,
+    # so the links keep this copy as it is), put in place of DIR/merged once complete.
+    rm -rf merged.new
+    cp -al shards/shard-1 merged.new
+    rm -rf merged
+    exec mv merged.new merged
 elif [[ $kind == states || $kind == parts ]]; then
     exec "$bin" "${question[@]}" --merge "${parts[@]}" --out merged --replace
 fi

@@ -3,7 +3,7 @@
 #
 #   shard.sh BIN SHARDS DIR explore|hunt|bmn explore|cycles hunt|cycles census ARGS...
 #   shard.sh --file BIN SHARDS DIR aligned blocks ARGS...
-#   shard.sh --parts BIN PARTS DIR cycles solve ARGS...
+#   shard.sh --parts BIN PARTS DIR cycles solve|aligned solve ARGS...
 #
 # Shard K (the array task id) of SHARDS writes DIR/shards/shard-K and checkpoints to
 # DIR/checkpoints/shard-K.ckpt. On a requeue (or a time limit, or pre-emption) SLURM sends
@@ -15,7 +15,8 @@
 #
 # With --parts, task K solves part K of a SAT question's period (`--part K`) into
 # DIR/shards/shard-K; the solver's files there are its checkpoint: a requeued task continues
-# them (--resume), keeping what was decided.
+# them (--resume), keeping what was decided. An aligned question is one such part, the whole
+# question (no --part).
 set -euo pipefail
 parts=false file=false
 if [[ ${1-} == --parts ]]; then
@@ -78,7 +79,9 @@ rm -f -- "$exited"
     trap : TERM INT
     ended=0
     if $parts; then
-        "$bin" "$@" --part "$k" "${resume[@]}" --out "$out" || ended=$?
+        part=(--part "$k")
+        [[ $1 != aligned ]] || part=()
+        "$bin" "$@" "${part[@]}" "${resume[@]}" --out "$out" || ended=$?
     else
         "$bin" "$@" --shard "$k/$shards" --threads "${SLURM_CPUS_PER_TASK:-1}" \
             --checkpoint "$checkpoint" "${resume[@]}" --out "$out" || ended=$?

@@ -7,6 +7,7 @@
 #   scripts/slurm/submit.sh [OPTIONS] -- explore|hunt|bmn explore|cycles hunt ARGS... --out DIR
 #   scripts/slurm/submit.sh [OPTIONS] -- cycles census|aligned blocks ARGS... --out DIR
 #   scripts/slurm/submit.sh [OPTIONS] -- cycles solve ARGS... --split --period P --out DIR
+#   scripts/slurm/submit.sh [OPTIONS] -- aligned solve ARGS... --out DIR
 #   scripts/slurm/submit.sh [OPTIONS] --plan FILE
 #
 # A search (explore, hunt, bmn explore, cycles hunt) runs as shards of its work units. A census
@@ -21,7 +22,10 @@
 # gives each part's formula size instead, and the solver seconds of the slowest earlier period
 # when DIR/merged holds one. Give bataille a --time-limit below --time, so that a part still
 # undecided at the limit ends cleanly (an "undecided" row, which --resume raises later) rather
-# than being cut by SLURM.
+# than being cut by SLURM: the same submission with a larger --time-limit (and --tasks for the
+# open parts) continues them. An aligned question (aligned solve) is one such task, its periods
+# solved one after the other (no parts yet), into DIR/shards/shard-1; the merge job puts a copy
+# (hard links) in DIR/merged.
 #
 # Options (before the --):
 #   --shards N      number of shards, one array task each (default 64; for cycles solve, the
@@ -210,9 +214,10 @@ case ${command[0]} in
         shift
         ;;
     aligned)
-        [[ ${1-} == blocks ]] ||
-            die "cannot shard 'aligned ${1-}': only aligned blocks runs in shards"
+        [[ ${1-} == blocks || ${1-} == solve ]] ||
+            die "cannot shard 'aligned ${1-}': only aligned blocks runs in shards, and aligned solve as one task"
         mode=states
+        [[ $1 == solve ]] && mode=parts
         command+=("$1")
         shift
         ;;
@@ -272,7 +277,8 @@ if [[ $mode == parts ]]; then
             --period | --period=*) period=true ;;
         esac
     done
-    $split && $period || die "cycles solve runs as one task per part of one period: give --split and --period P"
+    [[ ${command[0]} == aligned ]] || { $split && $period; } ||
+        die "cycles solve runs as one task per part of one period: give --split and --period P"
     cpus=${cpus:-1}
 else
     shards=${shards:-64}
@@ -328,8 +334,10 @@ if [[ $mode == parts ]]; then
     }
     parts=$(sed -n 's/^cost: tasks=\([0-9]*\).*/\1/p' "$scratch/cost.log")
     [[ -n $parts ]] || die "bataille printed no cost line: nothing queued"
-    [[ -z $given_shards || $shards == "$parts" ]] ||
+    if [[ -n $given_shards && $shards != "$parts" ]]; then
+        [[ ${command[0]} != aligned ]] || die "--shards $shards: an aligned question is one task (leave --shards out)"
         die "--shards $shards: the period has $parts parts, one task each (leave --shards out)"
+    fi
     shards=$parts
 elif [[ $mode == shards ]]; then
     # The arguments are checked before anything is queued: the search is started on a scratch
@@ -358,8 +366,20 @@ fi
 # same run in DIR (checked when it started; a census's sample can take minutes): `cost:` alone.
 # (A checkpoint is named, unused, for a search that sets --checkpoint-every.)
 continued=false
+# The search as submit.txt records it, and as two runs are compared: a SAT question's without
+# its --time-limit (a part undecided at one limit is continued, --resume keeping what was
+# decided, by the same question with a larger one).
+search="${command[*]} ${args[*]} (shards $shards)"
+same_search() { # RECORDED: whether it is this search
+    if [[ $mode == parts ]]; then
+        local strip='s/ --time-limit(=| )[^ ]+//g'
+        [[ $(sed -E "$strip" <<<"$1") == "$(sed -E "$strip" <<<"$search")" ]]
+    else
+        [[ $1 == "$search" ]]
+    fi
+}
 if $local && ! $dry_run && [[ $mode != parts && -f $out/submit.txt ]] &&
-    [[ $(sed -n 's/^search: //p' "$out/submit.txt" | tail -n 1) == "${command[*]} ${args[*]} (shards $shards)" ]]; then
+    same_search "$(sed -n 's/^search: //p' "$out/submit.txt" | tail -n 1)"; then
     continued=true
     echo "cost: seconds=0" >"$scratch/cost.log"
 fi
@@ -393,8 +413,13 @@ if [[ $mode != parts ]] && ! $local && limit_seconds=$(seconds_of "$limit"); the
 fi
 if $dry_run && [[ $mode == parts ]]; then
     grep -v '^cost: ' "$scratch/cost.log" | sed 's/^/# /'
-    echo "# $shards tasks of $cpus CPU, one part each; the time of a part is not predictable" \
-        "(each is bounded by --time $limit and by bataille's --time-limit when given)"
+    if [[ ${command[0]} == aligned ]]; then
+        echo "# 1 task of $cpus CPU, the whole question, its periods one after the other; its time" \
+            "is not predictable (bounded by --time $limit, and each period by bataille's --time-limit when given)"
+    else
+        echo "# $shards tasks of $cpus CPU, one part each; the time of a part is not predictable" \
+            "(each is bounded by --time $limit and by bataille's --time-limit when given)"
+    fi
 elif $dry_run; then
     grep -v '^cost: ' "$scratch/cost.log" | sed 's/^/# /'
     awk -v s="$task_seconds" -v n="$shards" -v c="$cpus" -v m="$(value memory_bytes)" \
@@ -446,8 +471,7 @@ if ! $dry_run; then
 fi
 if [[ -f $out/submit.txt ]]; then
     previous=$(sed -n 's/^search: //p' "$out/submit.txt" | tail -n 1)
-    current="${command[*]} ${args[*]} (shards $shards)"
-    [[ $previous == "$current" ]] ||
+    same_search "$previous" ||
         die "$out holds another search ($previous): choose another --out"
     # (A --local run too: it would share the checkpoints with the jobs.)
     $dry_run || refuse_if_queued
@@ -488,7 +512,7 @@ write_down() {
     local i
     {
         echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-        echo "search: ${command[*]} ${args[*]} (shards $shards)"
+        echo "search: $search"
         echo "binary: $bin ($("$bin" --version 2>/dev/null || echo 'no version'))"
         echo "tasks: $array, $1"
         echo "$2"

@@ -20,10 +20,12 @@
 #    after its first checkpoint, and checks that it resumed from it; submits a C=3 V=4 hunt in
 #    3 shards without shard 3, checks that the merge job names it and fails, then submits that
 #    shard alone; submits a SAT question (C=1 V=5, loops turning 6 cards, `cycles solve
-#    --split`) as one task per part, whose merge job certifies the period.
+#    --split`) as one task per part, whose merge job certifies the period, and an aligned
+#    question (`aligned solve`, 8 cards, 1 to 4 rounds) as one task; checks that the same
+#    questions with a larger `--time-limit` are taken as the same runs (continued, not refused).
 # 4. Checks every merged output byte-identical (all files but metadata.csv) to a single run of
 #    the same search, and the SAT question's merged files equal to a single run's but for the
-#    seconds; runs the census again without SLURM, from a plan (`submit.sh --local --plan`), and
+#    seconds (the aligned question's too); runs the census again without SLURM, from a plan (`submit.sh --local --plan`), and
 #    checks its shards and merged files equal to the SLURM run's; stops a --local run of the
 #    52-card deals by SIGTERM after its first checkpoint, runs it again, and checks it resumed
 #    and merged to the single run's files; runs it once more, finished, and checks that no
@@ -263,6 +265,15 @@ grep -q 'the period has 2 parts' "$work/refusal.log" ||
     fail "a question in 3 tasks was refused for another reason: $(cat "$work/refusal.log")"
 refused --bin "$bin" -- "${question[@]}" --part 1 --out "$runs/bad"
 refused --bin "$bin" -- cycles solve -c 1 -v 500 --cards --period 6 --split --out "$runs/bad"
+# An aligned question is one task: its dry run says so; a bad one is refused.
+aligned=(aligned solve --cards 8 --max-rounds 4)
+refused --bin "$bin" -- aligned solve --cards 7 --max-rounds 4 --out "$runs/bad"
+refused --bin "$bin" --shards 2 -- "${aligned[@]}" --out "$runs/bad"
+grep -q 'an aligned question is one task' "$work/refusal.log" ||
+    fail "an aligned question in 2 tasks was refused for another reason: $(cat "$work/refusal.log")"
+dry=$("$submit" --dry-run --bin "$bin" -- "${aligned[@]}" --out "$runs/bad")
+grep -q '^# 1 task of 1 CPU, the whole question' <<<"$dry" && grep -q '^# formula: *4 rounds: ' <<<"$dry" ||
+    fail "submit.sh --dry-run of an aligned question printed no task or formula: $dry"
 # Plans: a missing one, one with quotes, one without its command, one beside a command.
 refused --bin "$bin" --plan "$work/no-such.plan"
 printf '%s\n' "--then echo 'a b'" '-- explore -c 2 -v 6 --exhaustive --out x' >"$work/quoted.plan"
@@ -354,6 +365,7 @@ stand_in 2 "$paused"
     --then 'wc -l <"$DIR/from-positions.csv" >"$DIR/rows.txt"' \
     -- "${positions[@]}" --out runs/positions >/dev/null
 "$submit" --time 10 --bin "$bin" -- "${question[@]}" --out "$runs/solve" >/dev/null
+"$submit" --time 10 --bin "$bin" -- "${aligned[@]}" --time-limit 300 --out "$runs/aligned" >/dev/null
 "$submit" --shards 3 --cpus 1 --time 10 --bin "$bin" -- "${census[@]}" --out "$runs/census" >/dev/null
 "$submit" --shards 2 --cpus 1 --time 10 --bin "$bin" -- "${blocks[@]}" --out "$runs/blocks" >/dev/null
 "$submit" --shards 2 --cpus 1 --time 10 --bin "$bin" -- "${bmn[@]}" --out "$runs/bmn" >/dev/null
@@ -515,4 +527,24 @@ for f in instances.csv parts.csv; do
         fail "solve: the merged parts' $f differs from a single run's"
 done
 say "solve: the parts run as tasks, merged, equal to a single run"
+# The aligned question: one task, its directory copied to merged, equal to a single run's.
+"$bin" "${aligned[@]}" --out "$work/single/aligned" >/dev/null 2>&1 || fail "the single aligned run failed"
+grep -q '^certified: every aligned cycle of 8 cards' "$runs/aligned/logs/shard-1.log" ||
+    fail "the aligned task did not certify its rounds: $(cat "$runs/aligned/logs/shard-1.log")"
+for f in rounds.csv blocks.csv; do
+    cmp "$work/single/aligned/$f" "$runs/aligned/merged/$f" >&2 ||
+        fail "aligned: the task's $f differs from a single run's"
+done
+diff <(untimed "$work/single/aligned/instances.csv") <(untimed "$runs/aligned/merged/instances.csv") >&2 ||
+    fail "aligned: the task's instances.csv differs from a single run's"
+# A larger --time-limit is the same question, continued; another question in its DIR is not.
+for q in "${question[*]} --out $runs/solve" "${aligned[*]} --out $runs/aligned"; do
+    # shellcheck disable=SC2086
+    "$submit" --dry-run --bin "$bin" -- $q --time-limit 9000 >"$work/again.log" 2>&1 ||
+        fail "a larger --time-limit was refused: $(cat "$work/again.log")"
+done
+refused --bin "$bin" -- aligned solve --cards 8 --max-rounds 3 --out "$runs/aligned"
+grep -q 'holds another search' "$work/refusal.log" ||
+    fail "another aligned question in the same DIR was refused for another reason: $(cat "$work/refusal.log")"
+say "aligned: the question run as a task, merged, equal to a single run; a larger limit continues it"
 say "all checks passed"

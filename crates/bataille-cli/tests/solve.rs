@@ -296,6 +296,60 @@ fn bad_questions_are_refused() {
     assert!(!std::path::Path::new(out).exists(), "nothing written for a refused question");
 }
 
+/// `aligned solve --dry-run` checks the question, gives the last period's formula (the size the
+/// solve reports for it) and the periods already in --out, and writes nothing: the cluster
+/// launcher's check and count of tasks.
+#[test]
+fn aligned_solve_dry_run_gives_the_formula_and_the_times_already_measured() {
+    let dir = scratch!("aligned-dry-run");
+    let out = dir.join("out");
+    let out_s = out.to_str().unwrap();
+    let dry = |rounds: &str| {
+        run_ok(&[
+            "aligned",
+            "solve",
+            "--cards",
+            "8",
+            "--max-rounds",
+            rounds,
+            "--dry-run",
+            "--out",
+            out_s,
+        ])
+    };
+    let o = dry("3");
+    assert!(o.contains("dry run:   aligned cycles of 8 cards, 1 to 3 rounds"), "{o}");
+    assert!(o.contains("no earlier period measured"), "{o}");
+    assert!(
+        o.ends_with("clauses=5391\n") && o.contains("cost: tasks=1 seconds=unknown vars=1035 "),
+        "{o}"
+    );
+    assert!(!out.exists(), "a dry run writes nothing");
+    run_ok(&["aligned", "solve", "--cards", "8", "--max-rounds", "3", "--out", out_s]);
+    let instances = fs::read_to_string(out.join("instances.csv")).unwrap();
+    let last = instances.lines().last().unwrap();
+    assert!(last.starts_with("3,complete,0,0,1035,5391,"), "{instances}");
+    let before = fs::read_to_string(out.join("metadata.csv")).unwrap();
+    let o = dry("4");
+    assert!(o.contains("formula:   4 rounds: 1270 vars, 6947 clauses"), "{o}");
+    assert!(o.contains("took (solver seconds) 1 round: ") && o.contains(", 3 rounds: "), "{o}");
+    assert!(o.contains(" s (complete)"), "{o}");
+    assert_eq!(fs::read_to_string(out.join("metadata.csv")).unwrap(), before);
+    // A question that is not one: refused, exit 2.
+    let o = bataille(&[
+        "aligned",
+        "solve",
+        "--cards",
+        "7",
+        "--rounds",
+        "2",
+        "--dry-run",
+        "--out",
+        out_s,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+}
+
 #[test]
 fn aligned_solve_gives_the_blocks_catalogue_and_certifies_the_rest() {
     let dir = scratch!("aligned8");

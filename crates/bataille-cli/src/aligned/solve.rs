@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use bataille_runs::solve::aligned::{AlignedCycles, solve_aligned_cycles};
+use bataille_runs::solve::aligned::{AlignedCycles, aligned_dry_run, solve_aligned_cycles};
 use clap::Args;
 
 use crate::solve::{RunArgs, exit_code};
@@ -38,6 +38,11 @@ pub(crate) struct SolveArgs {
     /// of its own (the rows of the catalogue with no `splits`).
     #[arg(long)]
     prime: bool,
+    /// Check the question and print its last period's formula size and the times of the
+    /// periods already in --out (read, never written), then stop: nothing is solved. The
+    /// cluster launcher's check (scripts/slurm/submit.sh).
+    #[arg(long)]
+    dry_run: bool,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -56,5 +61,9 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         colours: args.colours,
         prime: args.prime,
     };
+    if args.dry_run {
+        print!("{}", aligned_dry_run(&asked, Some(&args.run.out))?);
+        return Ok(ExitCode::SUCCESS);
+    }
     Ok(exit_code(&solve_aligned_cycles(&asked, &args.run.solver_run())?))
 }

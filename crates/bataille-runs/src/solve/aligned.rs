@@ -4,6 +4,7 @@
 //! replayed by the engine), blocks.csv (their catalogue rows), metadata.csv.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
 use bataille_cycles::blocks::{self, BlockCycle, CATALOGUE_HEADER};
 use bataille_engine::Position;
@@ -182,6 +183,67 @@ pub fn solve_aligned_cycles(asked: &AlignedCycles, run: &SolverRun<'_>) -> Resul
         run.say.line(&conclusion);
     }
     Ok(Conclusion { text: conclusion, interrupted: run.interrupted() })
+}
+
+/// What an `aligned solve` run would do, without solving: the question checked, the last
+/// period's formula (no cycle blocked yet: that of its first solver call), one task (the periods
+/// are solved one after the other), and, when `earlier` holds this kind of run's instances.csv,
+/// the solver seconds of its decided periods. A SAT question's time does not follow from its
+/// size: the cost line says `seconds=unknown`.
+pub fn aligned_dry_run(asked: &AlignedCycles, earlier: Option<&Path>) -> Result<String> {
+    let question = |rounds| AlignedQuestion {
+        cards: asked.cards,
+        rounds,
+        max_multiplicity: asked.max_mult,
+        colours: asked.colours,
+        prime: asked.prime,
+    };
+    for rounds in [asked.first, asked.last] {
+        question(rounds).check().map_err(Error::new)?;
+    }
+    let (vars, clauses) =
+        bataille_sat::aligned_formula_size(&question(asked.last), &[]).map_err(Error::new)?;
+    let what = if asked.prime { "prime aligned cycles" } else { "aligned cycles" };
+    let span = if asked.first == asked.last {
+        format!("{} rounds", asked.last)
+    } else {
+        format!("{} to {} rounds", asked.first, asked.last)
+    };
+    let mut s = String::new();
+    let _ = writeln!(s, "dry run:   {what} of {} cards, {span}", asked.cards);
+    let _ = writeln!(s, "formula:   {} rounds: {vars} vars, {clauses} clauses", asked.last);
+    s.push_str("tasks:     1 (the periods are solved one after the other, on one core)\n");
+    let solve_s = INSTANCES_HEADER.split(',').position(|c| c == "solve_s").expect("a column");
+    let measured: Vec<String> = earlier
+        .and_then(|dir| read_bounded(&dir.join("instances.csv"), MAX_STATE_BYTES).ok().flatten())
+        .map(|text| {
+            text.lines()
+                .skip(1)
+                .filter_map(|line| {
+                    let f: Vec<&str> = line.split(',').collect();
+                    let seconds = f.get(solve_s)?.parse::<f64>().ok()?;
+                    let rounds = f.first()?;
+                    let unit = if *rounds == "1" { "round" } else { "rounds" };
+                    Some(format!("{rounds} {unit}: {seconds:.1} s ({})", f.get(1)?))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if measured.is_empty() {
+        s.push_str(
+            "time:      not predictable: a SAT question's time does not follow from its size \
+             (no earlier period measured in the output directory)\n",
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "time:      not predictable; the periods already in the output directory took \
+             (solver seconds) {}",
+            measured.join(", ")
+        );
+    }
+    let _ = writeln!(s, "cost: tasks=1 seconds=unknown vars={vars} clauses={clauses}");
+    Ok(s)
 }
 
 fn instance_row(inst: &AlignedInstance) -> String {
