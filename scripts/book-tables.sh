@@ -23,6 +23,8 @@
 #   loop-rates      docs/results-cycles.md   results/loop-rates/table.md
 #   whole-game      docs/results-records.md  results/records-backward/whole-game.csv
 #   from-positions  docs/results-records.md  results/records-backward/from-positions.csv
+#   record-costs    docs/results-records.md  scripts/record-costs.py (results/hunts histograms,
+#                                            results/records/best.csv)
 #   durations-c1, durations-c4, duels
 #                   docs/results-tables.md   the table lines of results/NAME/table.md (made by
 #                                            scripts/reproduce-tables.sh, too slow to rerun here)
@@ -245,6 +247,8 @@ splice position-hunts-c4v8 docs/results-cycles.md "$scratch/position-hunts-c4v8"
 splice position-hunts-c4v11 docs/results-cycles.md "$scratch/position-hunts-c4v11"
 splice whole-game docs/results-records.md "$scratch/whole-game"
 splice from-positions docs/results-records.md "$scratch/from-positions"
+python3 scripts/record-costs.py >"$scratch/record-costs"
+splice record-costs docs/results-records.md "$scratch/record-costs"
 splice durations-c1 docs/results-tables.md "$scratch/durations-c1"
 splice durations-c4 docs/results-tables.md "$scratch/durations-c4"
 splice duels docs/results-tables.md "$scratch/duels"
