@@ -25,6 +25,8 @@
 #   from-positions  docs/results-records.md  results/records-backward/from-positions.csv
 #   record-costs    docs/results-records.md  scripts/record-costs.py (results/hunts histograms,
 #                                            results/records/best.csv)
+#   record-methods  docs/results-records.md  scripts/record-costs.py --methods
+#                                            (results/cycles/validation)
 #   durations-c1, durations-c4, duels
 #                   docs/results-tables.md   the table lines of results/NAME/table.md (made by
 #                                            scripts/reproduce-tables.sh, too slow to rerun here)
@@ -249,6 +251,8 @@ splice whole-game docs/results-records.md "$scratch/whole-game"
 splice from-positions docs/results-records.md "$scratch/from-positions"
 python3 scripts/record-costs.py >"$scratch/record-costs"
 splice record-costs docs/results-records.md "$scratch/record-costs"
+python3 scripts/record-costs.py --methods >"$scratch/record-methods"
+splice record-methods docs/results-records.md "$scratch/record-methods"
 splice durations-c1 docs/results-tables.md "$scratch/durations-c1"
 splice durations-c4 docs/results-tables.md "$scratch/durations-c4"
 splice duels docs/results-tables.md "$scratch/duels"

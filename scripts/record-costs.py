@@ -5,6 +5,9 @@ Usage: scripts/record-costs.py            the Markdown table of the book (docs/r
                                           "What the rest would cost"; scripts/book-tables.sh
                                           splices it there)
        scripts/record-costs.py --csv      the same figures as CSV
+       scripts/record-costs.py --methods  the same fit for deals and for positions of every split
+                                          played for the same CPU time (the validation runs of
+                                          results/cycles/validation/c4vV: deals, uniform)
 
 For each cell still below its best known game (results/records/best.csv: ours, and the public
 table or the C++ explorer's logs, whichever is longer), the length histogram of the cell's
@@ -66,14 +69,14 @@ def best_known():
     return cells
 
 
-def tail(run):
+def tail(run, root=HUNTS):
     """The fit of the run's tail: (deals, longest, a, b, points)."""
     lengths = {}
-    with open(HUNTS / run / "histograms.csv", newline="") as f:
+    with open(root / run / "histograms.csv", newline="") as f:
         for row in csv.DictReader(f):
             if row["measure"] == "tricks":
                 lengths[int(row["value"])] = int(row["count"])
-    deals = int(key_values(HUNTS / run / "summary.csv")["deals"])
+    deals = int(key_values(root / run / "summary.csv")["deals"])
     points, above = [], 0
     for x in sorted(lengths, reverse=True):
         above += lengths[x]
@@ -116,6 +119,25 @@ def rows():
         }
 
 
+def methods():
+    """Deals against positions of every split, each played for the same CPU time."""
+    root = ROOT / "results" / "cycles" / "validation"
+    print("| deck | played | CPU s | longest (the fit's) | tricks per 10× |")
+    print("| --- | --- | ---: | --- | ---: |")
+    for v in (7, 8, 11):
+        cpu = {}
+        with open(root / f"c4v{v}" / "cpu.csv", newline="") as f:
+            for row in csv.DictReader(f):
+                if row["cpu_s"]:
+                    cpu[row["method"]] = cpu.get(row["method"], 0.0) + float(row["cpu_s"])
+        for method, what in (("deals", "deals"), ("uniform", "positions")):
+            deals, longest, a, b, _ = tail(method, root / f"c4v{v}")
+            print(
+                f"| C=4 V={v} natural | {sci(deals)} {what} | {cpu[method]:,.0f} | "
+                f"{longest} ({round(-a / b)}) | {round(math.log(10) / -b)} |"
+            )
+
+
 def sci(x):
     """Two significant digits, 1.2e+11 written 1.2·10^11."""
     text = f"{float(x):.2g}"
@@ -134,8 +156,11 @@ def main():
                 out.writeheader()
             out.writerow(r)
         return 0
+    if sys.argv[1:] == ["--methods"]:
+        methods()
+        return 0
     if sys.argv[1:]:
-        print("usage: scripts/record-costs.py [--csv]", file=sys.stderr)
+        print("usage: scripts/record-costs.py [--csv | --methods]", file=sys.stderr)
         return 2
     print("| cell | ours | best known | run fitted: deals, longest (the fit's) | tricks per 10× deals | deals to the best known, forecast | CPU-hours at the run's speed |")
     print("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
