@@ -18,7 +18,9 @@ ln T over the lengths where 3 <= T <= 1,000: the top of the tail, where the long
   - the fit's own longest game, -a/b, beside the run's (a check of the fit);
   - the deals expected before a game reaches the best known: N / exp(a + b·best);
   - their CPU-hours at the rate of the cell's single-piece run (deals over elapsed seconds
-    times threads, from its metadata.csv).
+    times threads, from its metadata.csv);
+  - the deals (and positions) the cell's committed random runs played so far, and their
+    CPU-hours at the same rate.
 A forecast from an exponential tail, not a bound: the longest games of a run are where the fit
 is least sure. Python's standard library only.
 """
@@ -96,6 +98,16 @@ def speed(run):
     return deals / (float(meta["elapsed_s"]) * int(meta["threads"]))
 
 
+def sampled(v, method):
+    """Deals and positions the cell's committed random runs played: results/hunts/c4vV-METHOD
+    and c4vV-METHOD-*, and for natural stacking the deals and positions of every split of the
+    validation runs (results/cycles/validation/c4vV/deals and uniform)."""
+    runs = [HUNTS / f"c4v{v}-{method}"] + sorted(HUNTS.glob(f"c4v{v}-{method}-*"))
+    if method == "natural":
+        runs += [ROOT / "results" / "cycles" / "validation" / f"c4v{v}" / m for m in ("deals", "uniform")]
+    return sum(int(key_values(r / "summary.csv")["deals"]) for r in runs if (r / "summary.csv").exists())
+
+
 def rows():
     known = best_known()
     for (v, method), (run, timed) in CELLS.items():
@@ -103,6 +115,7 @@ def rows():
         deals, longest, a, b, n = tail(run)
         need = deals / math.exp(a + b * best)
         rate = speed(timed)
+        played = sampled(v, method)
         yield {
             "cell": f"C=4 V={v} {method}",
             "ours": ours,
@@ -113,6 +126,8 @@ def rows():
             "fit_longest": round(-a / b),
             "points": n,
             "tricks_per_decade": round(math.log(10) / -b),
+            "sampled": played,
+            "cpu_hours_sampled": f"{played / rate / 3600:.2g}",
             "deals_to_best": f"{need:.2g}",
             "deals_per_cpu_s": round(rate),
             "cpu_hours_to_best": f"{need / rate / 3600:.2g}",
@@ -162,11 +177,12 @@ def main():
     if sys.argv[1:]:
         print("usage: scripts/record-costs.py [--csv | --methods]", file=sys.stderr)
         return 2
-    print("| cell | ours | best known | run fitted: deals, longest (the fit's) | tricks per 10× deals | deals to the best known, forecast | CPU-hours at the run's speed |")
-    print("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
+    print("| cell | ours | best known | sampled so far (CPU-hours) | run fitted: deals, longest (the fit's) | tricks per 10× deals | deals to the best known, forecast | their CPU-hours |")
+    print("| --- | ---: | ---: | --- | --- | ---: | ---: | ---: |")
     for r in rows():
         print(
-            f"| {r['cell']} | {r['ours']} | {r['best_known']} | `{r['run']}`: {sci(r['deals'])}, "
+            f"| {r['cell']} | {r['ours']} | {r['best_known']} | {sci(r['sampled'])} "
+            f"({sci(r['cpu_hours_sampled'])}) | `{r['run']}`: {sci(r['deals'])}, "
             f"{r['longest']} ({r['fit_longest']}) | {r['tricks_per_decade']} | "
             f"{sci(r['deals_to_best'])} | {sci(r['cpu_hours_to_best'])} |"
         )
