@@ -299,9 +299,12 @@ for k in 1 2 3; do printf 'start,end,cpu_s,exit\n' >$hunt/checkpoints/shard-$k.c
 echo a,b,500.5,0 >>$hunt/checkpoints/shard-1.cpu
 echo a,b,499.5,0 >>$hunt/checkpoints/shard-2.cpu
 echo a,b,300,130 >>$hunt/checkpoints/shard-3.cpu
-for name in whole-game from-positions; do
+for name in whole-game from-positions record-costs record-methods; do
     printf '<!-- book-tables: %s -->\n<!-- end of book-tables: %s -->\n' $name $name >>book/docs/results-records.md
 done
+# The cost tables' script reads the committed hunts: a stand-in here, which says how it was
+# called (the script itself is checked on the repository's results below).
+printf 'import sys\nprint("| costs |", *sys.argv[1:], "|")\n' >book/scripts/record-costs.py
 {
     echo 'colours,values,method,start_tricks,found_tricks,gain_tricks,budget,cpu_s,positions_searched'
     echo '4,8,natural,1575,1587,12,100000,6.5,1576'
@@ -364,6 +367,7 @@ found "  ... the whole-game rows" book/docs/results-records.md \
     '| C=4 V=8 natural | 1575 | 1587 | +12 | 10^5 | 6.5 | 1587 → 1591 (+4; 10^5; 7.7); 1976 → 1980 (+4; 10^6; 79.5) |' \
     '| C=4 V=13 natural | 4487 | 4487 | +0 | 10^5 | 22.4 | (same start: skipped) |' \
     '| C=4 V=13 optimized | 5809 | 5809 | +0 | 250000 | 359.2 | (same start: skipped) |'
+found "  ... the record cost tables" book/docs/results-records.md '| costs | |' '| costs | --methods |'
 found "  ... the 52-card hunt's row" book/docs/results-cycles.md \
     '| natural-uniform | 2 of 100 | 1000000000 (1.0·10^9) | 0 | 1000 | 1.00 M |'
 found "  ... the article's tables, both tables of one" book/docs/results-tables.md '| 1 | 2 |' '| 3 |'
@@ -402,6 +406,44 @@ cp "$WORK/records-page" book/docs/results-records.md
 sed -i '/end of book-tables: sat -->/d' book/docs/results-sat.md
 check "a page without its end marker is refused" 2 tables
 has "  ... clearly" "must hold the line"
+
+# scripts/record-costs.py: its fit recovers a tail made exactly exponential (1,000 games of at
+# least 1,000 tricks, ten times fewer each 100 tricks: 100 tricks per decade, the last game at
+# 1,300, the counts rounded to whole games), and on the repository's results it prices the
+# twelve cells and compares the methods.
+mkdir -p costs/run
+python3 - costs/run <<'PY'
+import sys
+counts = [round(1000 * 10 ** (-(x - 1000) / 100)) for x in range(1000, 1302)]
+with open(sys.argv[1] + "/histograms.csv", "w") as f:
+    f.write("measure,value,count\ntricks,10,999000\n")
+    for x in range(1000, 1301):
+        if counts[x - 1000] > counts[x - 999]:
+            f.write(f"tricks,{x},{counts[x - 1000] - counts[x - 999]}\n")
+with open(sys.argv[1] + "/summary.csv", "w") as f:
+    f.write("key,value\ndeals,1000000\n")
+PY
+fit=$(python3 - "$ROOT/scripts/record-costs.py" costs <<'PY'
+import importlib.util, math, pathlib, sys
+spec = importlib.util.spec_from_file_location("costs", sys.argv[1])
+costs = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(costs)
+deals, longest, a, b, points = costs.tail("run", pathlib.Path(sys.argv[2]))
+decade, end = math.log(10) / -b, -a / b
+print("ok" if deals == 1000000 and abs(decade - 100) <= 3 and abs(end - 1300) <= 10 else "",
+      deals, longest, round(decade), round(end))
+PY
+)
+if [[ $fit == ok* ]]; then echo "ok:   record-costs fits an exponential tail ($fit)"; else
+    echo "FAILED: record-costs fit deals, longest, tricks per decade, the fit's longest: $fit (10^6, 100 and 1300 within 3 and 10 expected)"
+    failures=$((failures + 1))
+fi
+rows=$(python3 "$ROOT/scripts/record-costs.py" | grep -c '^| C=4 V=' || true)
+methods=$(python3 "$ROOT/scripts/record-costs.py" --methods | grep -c '^| C=4 V=' || true)
+if [[ $rows == 12 && $methods == 6 ]]; then echo "ok:   record-costs prices the twelve cells and compares the methods"; else
+    echo "FAILED: record-costs gave $rows cells (12 expected) and $methods method rows (6 expected)"
+    failures=$((failures + 1))
+fi
 
 if ((failures > 0)); then
     echo "$failures script checks FAILED"
