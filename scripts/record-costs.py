@@ -100,12 +100,15 @@ def speed(run):
 
 def sampled(v, method):
     """Deals and positions the cell's committed random runs played: results/hunts/c4vV-METHOD
-    and c4vV-METHOD-*, and for natural stacking the deals and positions of every split of the
-    validation runs (results/cycles/validation/c4vV/deals and uniform)."""
+    and c4vV-METHOD-* (a run in shards once merged), and for natural stacking the deals and
+    positions of every split of the validation runs (results/cycles/validation/c4vV/deals and
+    uniform)."""
     runs = [HUNTS / f"c4v{v}-{method}"] + sorted(HUNTS.glob(f"c4v{v}-{method}-*"))
     if method == "natural":
         runs += [ROOT / "results" / "cycles" / "validation" / f"c4v{v}" / m for m in ("deals", "uniform")]
-    return sum(int(key_values(r / "summary.csv")["deals"]) for r in runs if (r / "summary.csv").exists())
+    # A run of the cluster launcher holds its totals in DIR/merged once every shard is done.
+    summaries = [r / "summary.csv" for r in runs] + [r / "merged" / "summary.csv" for r in runs]
+    return sum(int(key_values(f)["deals"]) for f in summaries if f.exists())
 
 
 def rows():
